@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// C code is compiled with optimisation even in debug builds: the pixel kernels
+// run ~25x slower at -O0 and the end-to-end tests push real camera photos through them.
+let optimisedC: [CSetting] = [.unsafeFlags(["-O2"])]
+
+let package = Package(
+    name: "pickerd",
+    products: [
+        .executable(name: "pickerd", targets: ["pickerd"]),
+        .executable(name: "pickerctl", targets: ["pickerctl"]),
+    ],
+    targets: [
+        // Wire format: pure Swift, standard library only.
+        .target(name: "PickerProtocol"),
+
+        // libjpeg / libpng / libwebp calls (incl. every setjmp) and pixel kernels.
+        .target(
+            name: "CPickerCodecs",
+            cSettings: optimisedC,
+            linkerSettings: [
+                .linkedLibrary("jpeg"), .linkedLibrary("png16"),
+                .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("m"),
+            ]
+        ),
+        // accept4, SO_PEERCRED, epoll, eventfd: what Glibc does not import.
+        .target(name: "CPickerSys"),
+
+        .target(name: "PickerEngine", dependencies: ["PickerProtocol", "CPickerCodecs"]),
+        .target(name: "PickerDaemon", dependencies: ["PickerEngine", "PickerProtocol", "CPickerSys"]),
+        .target(name: "PickerClient", dependencies: ["PickerProtocol"]),
+
+        .executableTarget(name: "pickerd", dependencies: ["PickerDaemon"]),
+        .executableTarget(name: "pickerctl", dependencies: ["PickerClient", "PickerProtocol"]),
+
+        .testTarget(name: "PickerProtocolTests", dependencies: ["PickerProtocol"]),
+        .testTarget(name: "PickerEngineTests", dependencies: ["PickerEngine", "PickerProtocol"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PickerClient", "PickerProtocol"]),
+    ]
+)
