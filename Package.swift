@@ -26,16 +26,18 @@ let package = Package(
         ),
         // accept4, SO_PEERCRED, epoll, eventfd: what Glibc does not import.
         .target(name: "CPickerSys"),
+        // The one place for syscalls: Errno, EINTR retry, Unix sockets, whole reads and writes.
+        .target(name: "PickerSystem", dependencies: ["CPickerSys"]),
 
-        .target(name: "PickerEngine", dependencies: ["PickerProtocol", "CPickerCodecs"]),
-        .target(name: "PickerDaemon", dependencies: ["PickerEngine", "PickerProtocol", "CPickerSys"]),
-        .target(name: "PickerClient", dependencies: ["PickerProtocol"]),
+        .target(name: "PickerEngine", dependencies: ["PickerProtocol", "PickerSystem", "CPickerCodecs"]),
+        .target(name: "PickerDaemon", dependencies: ["PickerEngine", "PickerProtocol", "PickerSystem", "CPickerSys"]),
+        .target(name: "PickerClient", dependencies: ["PickerProtocol", "PickerSystem"]),
 
         .executableTarget(name: "pickerd", dependencies: ["PickerDaemon"]),
         .executableTarget(name: "pickerctl", dependencies: ["PickerClient", "PickerProtocol"]),
 
         .testTarget(name: "PickerProtocolTests", dependencies: ["PickerProtocol"]),
         .testTarget(name: "PickerEngineTests", dependencies: ["PickerEngine", "PickerProtocol"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PickerClient", "PickerProtocol"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PickerClient", "PickerProtocol", "PickerSystem"]),
     ]
 )

@@ -1,0 +1,112 @@
+import PickerProtocol
+import PickerSystem
+
+/// What can go wrong talking to the daemon, as a client sees it.
+public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nobody listens at the socket (exit code 5).
+    case cannotConnect(path: String, reason: String)
+    /// The daemon answered with an error.
+    case server(PickerError)
+    /// The daemon broke the protocol or the connection dropped.
+    case connectionLost(String)
+
+    public var description: String {
+        switch self {
+        case let .cannotConnect(path, reason):
+            return "cannot reach pickerd at \(path): \(reason) (is pickerd running? start it with `pickerd &`)"
+        case .server(let e): return e.message
+        case .connectionLost(let why): return "connection to pickerd lost: \(why)"
+        }
+    }
+}
+
+/// A blocking connection to pickerd: connect, handshake, then request/reply.
+/// Not thread-safe: one caller at a time (pipelining is done with `send`/`receive`).
+public final class PickerConnection {
+    public let socketPath: String
+    public private(set) var capabilities: Capabilities
+    private let fd: Int32
+    private var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
+    private var nextID: UInt32 = 1
+
+    /// Connects and performs the handshake.
+    /// - Throws: `.cannotConnect` when nobody listens; `.server` when the version is refused.
+    public init(socketPath: String, clientName: String = "pickerctl") throws(ClientError) {
+        self.socketPath = socketPath
+        if socketPath.utf8.count > UnixSocket.maxPathLength {
+            throw .cannotConnect(path: socketPath, reason: "socket path longer than \(UnixSocket.maxPathLength) bytes")
+        }
+        do {
+            fd = try UnixSocket.connect(path: socketPath)
+        } catch {
+            throw .cannotConnect(path: socketPath, reason: error.errno.description)
+        }
+        capabilities = Capabilities(version: 0, serverVersion: "", maxRequestFrame: 0, maxReplyFrame: 0,
+                                    inputFormats: [], outputFormats: [])
+        let reply = try call(.hello(Hello(clientName: clientName)))
+        guard case .hello(let caps) = reply else {
+            throw .connectionLost("unexpected handshake reply")
+        }
+        capabilities = caps
+    }
+
+    deinit { FileDescriptorIO.close(fd) }
+
+    /// Sends a request and waits for its reply. Error replies throw `.server`.
+    public func call(_ request: Request) throws(ClientError) -> Reply {
+        let id = try send(request)
+        let reply = try receive(id: id)
+        if case .error(let e) = reply { throw .server(e) }
+        return reply
+    }
+
+    /// Sends a request without waiting; returns its id.
+    public func send(_ request: Request) throws(ClientError) -> UInt32 {
+        let id = nextID
+        nextID &+= 1
+        do {
+            try FileDescriptorIO.sendAll(fd, request.frame(id: id).encoded())
+        } catch {
+            throw .connectionLost(error.description)
+        }
+        return id
+    }
+
+    /// Waits for the reply with `id` (replies may arrive in any order; others are dropped).
+    public func receive(id: UInt32) throws(ClientError) -> Reply {
+        while true {
+            let frame = try nextFrame()
+            if frame.isEvent || frame.requestID != id { continue }
+            do {
+                return try Reply(frame: frame)
+            } catch {
+                throw .connectionLost("bad reply: \(error.message)")
+            }
+        }
+    }
+
+    /// The next frame from the daemon, in arrival order.
+    public func nextFrame() throws(ClientError) -> Frame {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            do {
+                if let frame = try decoder.next() { return frame }
+            } catch {
+                throw .connectionLost(error.pickerError.message)
+            }
+            let progress: IOProgress
+            do {
+                progress = try chunk.withMutableRawBytes { raw throws(SystemError) in
+                    try FileDescriptorIO.read(fd, into: raw)
+                }
+            } catch {
+                throw .connectionLost(error.description)
+            }
+            switch progress {
+            case .transferred(let n): decoder.append(chunk[0..<n])
+            case .endOfFile: throw .connectionLost("the daemon closed the connection")
+            case .wouldBlock: continue
+            }
+        }
+    }
+}

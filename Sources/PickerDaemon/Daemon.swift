@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+import PickerEngine
+import PickerProtocol
+import PickerSystem
+
+/// pickerd from start to exit: claim the socket, index the library, serve until SIGINT/SIGTERM,
+/// then finish in-flight work, save sessions and remove the socket.
+public enum Daemon {
+    public static let version = "0.1.0"
+
+    /// Runs the daemon; returns the process exit code.
+    public static func run(_ config: DaemonConfiguration) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: config.libraryRoot, isDirectory: &isDir), isDir.boolValue else {
+            Log.error("library folder \(config.libraryRoot) does not exist or is not a folder")
+            return 1
+        }
+        let listenFD: Int32
+        do {
+            listenFD = try ListeningSocket.claim(path: config.socketPath)
+        } catch {
+            Log.error(error.message)
+            return 1
+        }
+        let engine = EngineConfiguration(
+            libraryRoot: config.libraryRoot, stateDirectory: config.stateDirectory,
+            cacheBytes: config.cacheMB << 20, maxPixels: config.maxMegapixels * 1_000_000,
+            serverVersion: "pickerd \(version)")
+        let service = PickerService(configuration: engine)
+        let server: Server
+        do {
+            server = try Server(listenFD: listenFD, handler: EngineHandler(service: service),
+                                capabilities: service.capabilities)
+        } catch {
+            Log.fault("cannot start the server loop: \(error)")
+            unlink(config.socketPath)
+            return 1
+        }
+        let started = monotonicSeconds()
+        service.library.rescan()
+        let info = service.library.info
+        Log.info("library \(info.root): \(info.photoCount) photos in \(info.albumCount) albums, scanned in \(format1((monotonicSeconds() - started) * 1000)) ms")
+        Log.info("listening on \(config.socketPath) (pickerd \(version), cache \(config.cacheMB) MiB)")
+
+        let signals = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                Log.info("signal \(sig): shutting down")
+                server.stop()
+            }
+            source.resume()
+            return source
+        }
+        server.run()
+        signals.forEach { $0.cancel() }
+        unlink(config.socketPath)
+        Log.info("stopped")
+        return 0
+    }
+}
+
+/// Adapts the engine's service to the server loop.
+struct EngineHandler: RequestHandling {
+    let service: PickerService
+    func handle(_ request: Request) -> Reply { service.handle(request) }
+}
+
+func format1(_ v: Double) -> String {
+    let tenths = Int((v * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+}

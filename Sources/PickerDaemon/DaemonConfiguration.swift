@@ -1,0 +1,51 @@
+import PickerSystem
+
+/// pickerd's settings, from the command line and the environment.
+public struct DaemonConfiguration: Sendable {
+    public var libraryRoot: String
+    public var socketPath: String
+    public var cacheMB: Int
+    public var stateDirectory: String
+    public var maxMegapixels: Int
+
+    public init(libraryRoot: String, socketPath: String, cacheMB: Int, stateDirectory: String, maxMegapixels: Int) {
+        self.libraryRoot = libraryRoot
+        self.socketPath = socketPath
+        self.cacheMB = cacheMB
+        self.stateDirectory = stateDirectory
+        self.maxMegapixels = maxMegapixels
+    }
+
+    /// Library root by SPEC: `--library`, else `$PICKER_LIBRARY`, else the XDG pictures folder, else `~/Pictures`.
+    public static func defaultLibrary(_ env: [String: String]) -> String {
+        if let p = env["PICKER_LIBRARY"], !p.isEmpty { return p }
+        if let p = env["XDG_PICTURES_DIR"], !p.isEmpty { return expandHome(p, env) }
+        let home = env["HOME"] ?? "/"
+        if let p = xdgUserDir("PICTURES", env: env), !p.isEmpty { return p }
+        return home + "/Pictures"
+    }
+
+    /// `$XDG_STATE_HOME/pickerd`, else `~/.local/state/pickerd`.
+    public static func defaultStateDirectory(_ env: [String: String]) -> String {
+        if let p = env["XDG_STATE_HOME"], p.hasPrefix("/") { return p + "/pickerd" }
+        return (env["HOME"] ?? "/tmp") + "/.local/state/pickerd"
+    }
+
+    /// Reads `XDG_<NAME>_DIR="..."` from `~/.config/user-dirs.dirs`, as xdg-user-dir does.
+    static func xdgUserDir(_ name: String, env: [String: String]) -> String? {
+        let config = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((env["HOME"] ?? "/") + "/.config")
+        guard let text = readSmallTextFile(config + "/user-dirs.dirs") else { return nil }
+        for line in text.split(separator: "\n") {
+            let prefix = "XDG_\(name)_DIR="
+            guard line.hasPrefix(prefix) else { continue }
+            var value = String(line.dropFirst(prefix.count))
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            return expandHome(value.replacingOccurrences(of: "$HOME", with: env["HOME"] ?? ""), env)
+        }
+        return nil
+    }
+
+    static func expandHome(_ p: String, _ env: [String: String]) -> String {
+        p.hasPrefix("~/") ? (env["HOME"] ?? "") + p.dropFirst() : p
+    }
+}

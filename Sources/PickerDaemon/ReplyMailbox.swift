@@ -1,0 +1,38 @@
+import CPickerSys
+import PickerSystem
+import Synchronization
+
+/// Where worker threads leave finished replies for the socket thread, which they wake through an eventfd.
+final class ReplyMailbox: Sendable {
+    struct Delivery: Sendable {
+        var connection: UInt64
+        var bytes: [UInt8]
+    }
+
+    let wakeFD: Int32
+    private let pending = Mutex<[Delivery]>([])
+
+    init() throws(SystemError) {
+        wakeFD = try retryingInterrupts("eventfd") { pk_eventfd() }
+    }
+
+    deinit { FileDescriptorIO.close(wakeFD) }
+
+    func post(_ delivery: Delivery) {
+        pending.withLock { $0.append(delivery) }
+        wake()
+    }
+
+    func wake() {
+        _ = pk_eventfd_signal(wakeFD)
+    }
+
+    func drain() -> [Delivery] {
+        _ = pk_eventfd_drain(wakeFD)
+        return pending.withLock { box in
+            let out = box
+            box.removeAll(keepingCapacity: true)
+            return out
+        }
+    }
+}

@@ -1,0 +1,254 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CPickerSys
+import Dispatch
+import PickerProtocol
+import PickerSystem
+import Synchronization
+
+/// The socket thread: one epoll loop that accepts clients, reads and frames requests,
+/// hands them to workers and writes replies. It never decodes images or blocks on a client.
+public final class Server: Sendable {
+    private let listenFD: Int32
+    private let epollFD: Int32
+    private let mailbox: ReplyMailbox
+    private let handler: any RequestHandling
+    private let scheduler = RequestScheduler()
+    private let capabilities: Capabilities
+    private let limits: ServerLimits
+    private let stopRequested = Atomic<Bool>(false)
+    private let ownUID = getuid()
+
+    private static let listenToken: UInt64 = 0
+    private static let wakeToken: UInt64 = 1
+
+    /// - Parameter listenFD: a bound, listening, non-blocking socket; the server owns it from now on.
+    public init(listenFD: Int32, handler: any RequestHandling, capabilities: Capabilities,
+                limits: ServerLimits = ServerLimits()) throws(SystemError) {
+        self.listenFD = listenFD
+        self.handler = handler
+        self.capabilities = capabilities
+        self.limits = limits
+        self.mailbox = try ReplyMailbox()
+        self.epollFD = try retryingInterrupts("epoll_create1") { pk_epoll_create() }
+        _ = try retryingInterrupts("epoll_ctl") {
+            pk_epoll_ctl(epollFD, Int32(PK_EPOLL_CTL_ADD), listenFD, UInt32(PK_EPOLLIN), Server.listenToken)
+        }
+        _ = try retryingInterrupts("epoll_ctl") {
+            pk_epoll_ctl(epollFD, Int32(PK_EPOLL_CTL_ADD), mailbox.wakeFD, UInt32(PK_EPOLLIN), Server.wakeToken)
+        }
+    }
+
+    deinit {
+        FileDescriptorIO.close(epollFD)
+    }
+
+    /// Asks the loop to stop: it stops accepting, lets in-flight requests finish
+    /// (up to `drainSeconds`), flushes replies and returns from `run`. Safe from any thread.
+    public func stop() {
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
+        mailbox.wake()
+    }
+
+    /// Runs the loop on the calling thread until `stop()`.
+    public func run(drainSeconds: Double = 5) {
+        var connections: [UInt64: ClientConnection] = [:]
+        var nextID: UInt64 = 2
+        var events = [pk_epoll_event](repeating: pk_epoll_event(), count: 64)
+        var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var listening = true
+        var drainDeadline: Double? = nil
+
+        func close(_ conn: ClientConnection) {
+            _ = pk_epoll_ctl(epollFD, Int32(PK_EPOLL_CTL_DEL), conn.fd, 0, 0)
+            FileDescriptorIO.close(conn.fd)
+            connections[conn.id] = nil
+        }
+
+        func updateInterest(_ conn: ClientConnection) {
+            let shouldRead = !conn.state.closing && !conn.closeAfterFlush && listening
+                && conn.inFlight < limits.maxInFlightPerConnection
+                && conn.queuedBytes < limits.maxQueuedOutputBytes
+            let shouldWrite = conn.hasPendingOutput
+            guard shouldRead != conn.reading || shouldWrite != conn.wantsWrite else { return }
+            conn.reading = shouldRead
+            conn.wantsWrite = shouldWrite
+            var mask: UInt32 = 0
+            if shouldRead { mask |= UInt32(PK_EPOLLIN) | UInt32(PK_EPOLLRDHUP) }
+            if shouldWrite { mask |= UInt32(PK_EPOLLOUT) }
+            _ = pk_epoll_ctl(epollFD, Int32(PK_EPOLL_CTL_MOD), conn.fd, mask, conn.id)
+        }
+
+        /// Writes what is queued; closes if the peer is gone or a close was asked for and all is sent.
+        func flushOrClose(_ conn: ClientConnection) {
+            if !conn.flush() {
+                close(conn)
+                return
+            }
+            if conn.closeAfterFlush && !conn.hasPendingOutput && conn.inFlight == 0 {
+                close(conn)
+                return
+            }
+            updateInterest(conn)
+        }
+
+        func perform(_ actions: [ConnectionState.Action], on conn: ClientConnection) {
+            for action in actions {
+                switch action {
+                case .send(let frame):
+                    conn.enqueue(frame.encoded())
+                case .close:
+                    conn.closeAfterFlush = true
+                case let .dispatch(id, request):
+                    conn.inFlight += 1
+                    let connID = conn.id
+                    let handler = self.handler
+                    let mailbox = self.mailbox
+                    scheduler.submit(session: request.sessionName) {
+                        let reply = handler.handle(request)
+                        mailbox.post(.init(connection: connID, bytes: reply.frame(id: id).encoded()))
+                    }
+                }
+            }
+        }
+
+        func acceptAll() {
+            while true {
+                let fd = pk_accept(listenFD)
+                if fd < 0 {
+                    let e = Errno.current
+                    if e == .interrupted { continue }
+                    if e != .wouldBlock && e.rawValue != ECONNABORTED {
+                        Log.error("accept: \(e)")
+                    }
+                    return
+                }
+                let uid: uid_t
+                do {
+                    uid = try UnixSocket.peerUID(fd)
+                } catch {
+                    Log.error("\(error); closing the connection")
+                    FileDescriptorIO.close(fd)
+                    continue
+                }
+                if uid != ownUID {
+                    refuse(fd, PickerError(.invalidArgument, "permission denied: peer uid \(uid) is not the daemon's uid \(ownUID)"))
+                    Log.error("refused a connection from uid \(uid)")
+                    continue
+                }
+                if connections.count >= limits.maxConnections {
+                    refuse(fd, PickerError(.tooBusy, "too many connections (limit \(limits.maxConnections)); try again later"))
+                    Log.error("refused a connection: \(connections.count) open")
+                    continue
+                }
+                let conn = ClientConnection(id: nextID, fd: fd, capabilities: capabilities)
+                nextID += 1
+                connections[conn.id] = conn
+                let mask = UInt32(PK_EPOLLIN) | UInt32(PK_EPOLLRDHUP)
+                if pk_epoll_ctl(epollFD, Int32(PK_EPOLL_CTL_ADD), fd, mask, conn.id) != 0 {
+                    Log.error("epoll_ctl(ADD): \(Errno.current)")
+                    close(conn)
+                }
+            }
+        }
+
+        func readFrom(_ conn: ClientConnection) {
+            // Level-triggered: a bounded number of reads per wake-up keeps the loop fair.
+            for _ in 0..<4 {
+                guard conn.reading, !conn.state.closing else { return }
+                let progress: IOProgress
+                do {
+                    progress = try readBuffer.withMutableRawBytes { raw throws(SystemError) in
+                        try FileDescriptorIO.read(conn.fd, into: raw)
+                    }
+                } catch {
+                    close(conn)
+                    return
+                }
+                switch progress {
+                case .transferred(let n):
+                    perform(conn.state.received(readBuffer[0..<n]), on: conn)
+                    flushOrClose(conn)
+                    if connections[conn.id] == nil { return }
+                case .wouldBlock:
+                    return
+                case .endOfFile:
+                    // The client finished sending (it may still read): answer what is in flight, then close.
+                    conn.closeAfterFlush = true
+                    flushOrClose(conn)
+                    return
+                }
+            }
+        }
+
+        while true {
+            if stopRequested.load(ordering: .sequentiallyConsistent) && listening {
+                listening = false
+                _ = pk_epoll_ctl(epollFD, Int32(PK_EPOLL_CTL_DEL), listenFD, 0, 0)
+                FileDescriptorIO.close(listenFD)
+                drainDeadline = monotonicSeconds() + drainSeconds
+                for conn in Array(connections.values) { updateInterest(conn) }
+            }
+            if let deadline = drainDeadline {
+                let busy = connections.values.contains { $0.inFlight > 0 || $0.hasPendingOutput }
+                if !busy || monotonicSeconds() > deadline { break }
+            }
+            let n = events.withUnsafeMutableBufferPointer { buf in
+                pk_epoll_wait(epollFD, buf.baseAddress, Int32(buf.count), drainDeadline == nil ? -1 : 50)
+            }
+            if n < 0 {
+                if Errno.current == .interrupted { continue }
+                Log.fault("epoll_wait: \(Errno.current)")
+                break
+            }
+            for i in 0..<Int(n) {
+                let token = events[i].data
+                let mask = events[i].events
+                if token == Server.listenToken {
+                    if listening { acceptAll() }
+                    continue
+                }
+                if token == Server.wakeToken {
+                    for delivery in mailbox.drain() {
+                        guard let conn = connections[delivery.connection] else { continue }
+                        conn.inFlight -= 1
+                        conn.enqueue(delivery.bytes)
+                        flushOrClose(conn)
+                    }
+                    continue
+                }
+                guard let conn = connections[token] else { continue }
+                if mask & UInt32(PK_EPOLLOUT) != 0 {
+                    flushOrClose(conn)
+                    if connections[token] == nil { continue }
+                }
+                if mask & UInt32(PK_EPOLLIN) != 0 {
+                    readFrom(conn)
+                    if connections[token] == nil { continue }
+                }
+                if mask & (UInt32(PK_EPOLLERR) | UInt32(PK_EPOLLHUP)) != 0 {
+                    close(conn)
+                }
+            }
+        }
+        for conn in Array(connections.values) {
+            _ = conn.flush()
+            close(conn)
+        }
+        if listening { FileDescriptorIO.close(listenFD) }
+    }
+
+    /// Sends one error frame (best effort, never blocking) and closes.
+    private func refuse(_ fd: Int32, _ error: PickerError) {
+        let bytes = Reply.error(error).frame(id: 0).encoded()
+        _ = try? bytes.withRawBytes { raw throws(SystemError) in try FileDescriptorIO.send(fd, raw) }
+        FileDescriptorIO.close(fd)
+    }
+}
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}

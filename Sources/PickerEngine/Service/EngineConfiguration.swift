@@ -1,0 +1,19 @@
+/// Settings the engine needs from the daemon's command line.
+public struct EngineConfiguration: Sendable {
+    public var libraryRoot: String
+    /// Where sessions are saved; nil keeps them in memory.
+    public var stateDirectory: String?
+    public var cacheBytes: Int
+    /// Images declaring more pixels than this are refused from their header (default 200 MP).
+    public var maxPixels: Int
+    public var serverVersion: String
+
+    public init(libraryRoot: String, stateDirectory: String?, cacheBytes: Int = 256 << 20,
+                maxPixels: Int = 200_000_000, serverVersion: String) {
+        self.libraryRoot = libraryRoot
+        self.stateDirectory = stateDirectory
+        self.cacheBytes = cacheBytes
+        self.maxPixels = maxPixels
+        self.serverVersion = serverVersion
+    }
+}

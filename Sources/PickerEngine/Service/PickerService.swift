@@ -1,0 +1,223 @@
+import PickerProtocol
+import PickerSystem
+
+/// The engine's front door: answers each protocol request from the library, the sessions
+/// and the renderer. Thread-safe; the daemon calls it from worker threads.
+public final class PickerService: Sendable {
+    public let configuration: EngineConfiguration
+    public let library: PhotoLibrary
+    public let sessions: SessionStore
+    public let cache: RenderCache
+
+    public init(configuration: EngineConfiguration) {
+        self.configuration = configuration
+        self.library = PhotoLibrary(root: configuration.libraryRoot)
+        self.sessions = SessionStore(stateDirectory: configuration.stateDirectory)
+        self.cache = RenderCache(capacityBytes: configuration.cacheBytes)
+    }
+
+    /// What the handshake advertises.
+    public var capabilities: Capabilities {
+        Capabilities(version: ProtocolLimits.version, serverVersion: configuration.serverVersion,
+                     maxRequestFrame: ProtocolLimits.maxRequestFrame, maxReplyFrame: ProtocolLimits.maxReplyFrame,
+                     inputFormats: [.jpeg, .png, .webp], outputFormats: [.png, .jpeg, .webp])
+    }
+
+    /// Answers one request; every failure becomes an error reply.
+    public func handle(_ request: Request) -> Reply {
+        let start = monotonicNow()
+        let reply: Reply
+        do {
+            reply = try answer(request)
+        } catch {
+            reply = .error(error)
+        }
+        if Log.level <= .debug {
+            let ms = (monotonicNow() - start) * 1000
+            let outcome: String
+            if case .error(let e) = reply { outcome = "error \(e.code.name): \(e.message)" } else { outcome = "ok" }
+            Log.debug("\(request.messageType) \(request.sessionName ?? "-") \(outcome) in \(String(format3(ms))) ms")
+        }
+        return reply
+    }
+
+    private func answer(_ request: Request) throws(PickerError) -> Reply {
+        switch request {
+        case .hello:
+            return .hello(capabilities)
+        case .ping:
+            return .pong(serverVersion: configuration.serverVersion)
+        case .libraryInfo:
+            return .libraryInfo(library.info)
+        case .sessionNew(let params):
+            let session = try Session(params)
+            try sessions.create(session)
+            return .session(state(of: session))
+        case .sessionList:
+            return .sessionList(sessions.all().map(state(of:)))
+        case .sessionShow(let name), .status(let name):
+            return .session(state(of: try sessions.get(name)))
+        case let .sessionResize(name, width, height):
+            try Session.validatePane(width: width, height: height)
+            let s = try sessions.update(name) { (s: inout Session) throws(PickerError) -> Session in
+                s.width = width
+                s.height = height
+                return s
+            }
+            return .session(state(of: s))
+        case .sessionClose(let name):
+            try sessions.remove(name)
+            return .sessionClosed(name: name)
+        case .albums:
+            let snapshot = library.snapshot
+            return .albums(snapshot.albums.enumerated().map { i, a in
+                AlbumInfo(index: i + 1, name: a.name, photoCount: a.photos.count)
+            })
+        case let .selectAlbum(name, selector):
+            let album = try library.album(selector)
+            let s = try sessions.update(name) { (s: inout Session) throws(PickerError) -> Session in
+                s.album = album.name
+                s.photo = nil
+                return s
+            }
+            return .session(state(of: s))
+        case let .photos(name, sort):
+            let session = try sessions.get(name)
+            let album = try selectedAlbum(of: session)
+            let photos = sort == .date ? album.photosByCaptureDate() : album.photos
+            return .photos(PhotoList(album: album.name, photos: photos.enumerated().map { i, p in
+                PhotoInfo(index: i + 1, name: p.fileName, width: p.header.displayWidth, height: p.header.displayHeight,
+                          bytes: p.byteSize, format: p.header.format, date: p.date,
+                          dateSource: p.dateIsFromExif ? .exif : .modified)
+            }))
+        case let .selectPhoto(name, selector):
+            let session = try sessions.get(name)
+            let album = try selectedAlbum(of: session)
+            let photo = try album.photo(selector)
+            let s = try sessions.update(name) { (s: inout Session) throws(PickerError) -> Session in
+                s.photo = photo.relativePath
+                return s
+            }
+            return .session(state(of: s))
+        case let .stepPhoto(name, direction):
+            let session = try sessions.get(name)
+            let album = try selectedAlbum(of: session)
+            let target = try step(in: album, from: session.photo, direction)
+            let s = try sessions.update(name) { (s: inout Session) throws(PickerError) -> Session in
+                s.photo = target.relativePath
+                return s
+            }
+            return .session(state(of: s))
+        case .getImage(let params):
+            return .image(try renderCurrent(params))
+        }
+    }
+
+    // MARK: helpers
+
+    private func selectedAlbum(of session: Session) throws(PickerError) -> Album {
+        guard let name = session.album else {
+            throw PickerError(.nothingSelected, "no album selected in session '\(session.name)'; use `pickerctl select-album`")
+        }
+        return try library.album(.name(name))
+    }
+
+    private func currentPhoto(of session: Session) throws(PickerError) -> Photo {
+        guard let path = session.photo else {
+            throw PickerError(.nothingSelected, "no photo selected in session '\(session.name)'; use `pickerctl select-photo`")
+        }
+        guard let photo = library.photo(relativePath: path) else {
+            throw PickerError(.noSuchPhoto, "the current photo '\(path)' is no longer in the library")
+        }
+        return photo
+    }
+
+    private func step(in album: Album, from current: String?, _ direction: StepDirection) throws(PickerError) -> Photo {
+        guard let first = album.photos.first, let last = album.photos.last else {
+            throw PickerError(.noSuchPhoto, "album '\(album.name)' has no photos")
+        }
+        guard let current, let i = album.photos.firstIndex(where: { $0.relativePath == current }) else {
+            return direction == .next ? first : last
+        }
+        switch direction {
+        case .next:
+            guard i + 1 < album.photos.count else {
+                throw PickerError(.noSuchPhoto, "already at the last photo of '\(album.name)' (\(album.photos.count) of \(album.photos.count))")
+            }
+            return album.photos[i + 1]
+        case .previous:
+            guard i > 0 else {
+                throw PickerError(.noSuchPhoto, "already at the first photo of '\(album.name)'")
+            }
+            return album.photos[i - 1]
+        }
+    }
+
+    /// The client-visible state of a session, resolved against the current library.
+    func state(of s: Session) -> SessionState {
+        var albumIndex: Int? = nil
+        var photoCount = 0
+        var photoName: String? = nil
+        var photoIndex: Int? = nil
+        var message = ""
+        if let name = s.album, let (i, album) = library.indexedAlbum(named: name) {
+            albumIndex = i
+            photoCount = album.photos.count
+            if let path = s.photo, let j = album.photos.firstIndex(where: { $0.relativePath == path }) {
+                let p = album.photos[j]
+                photoIndex = j + 1
+                photoName = p.fileName
+                message = PhotoMessage.text(width: p.header.displayWidth, height: p.header.displayHeight,
+                                            bytes: p.byteSize, format: p.header.format)
+            }
+        }
+        if photoName == nil, let path = s.photo {
+            photoName = path.split(separator: "/").last.map(String.init) ?? path
+        }
+        return SessionState(name: s.name, title: s.title, width: s.width, height: s.height,
+                            maxSelection: s.maxSelection, selectionCount: s.selection.count,
+                            album: s.album, albumIndex: albumIndex, photo: photoName, photoIndex: photoIndex,
+                            photoCount: photoCount, message: message)
+    }
+
+    private func renderCurrent(_ params: ImageRequest) throws(PickerError) -> EncodedImage {
+        let session = try sessions.get(params.session)
+        let photo = try currentPhoto(of: session)
+        if let q = params.quality, !(1...100).contains(q) {
+            throw PickerError(.outOfRange, "quality \(q) is out of range 1…100")
+        }
+        let quality = params.quality ?? defaultQuality(params.format)
+        let fit = FitTarget(maxWidth: session.width, maxHeight: session.height, allowUpscale: false)
+        return try render(photo, fit: fit, format: params.format, quality: quality, useCache: !params.noCache)
+    }
+
+    /// Renders a photo to fit, through the cache. The cache key uses the file's identity
+    /// as it is now, so an edited file is never served stale.
+    func render(_ photo: Photo, fit: FitTarget, format: ImageFormat, quality: Int, useCache: Bool) throws(PickerError) -> EncodedImage {
+        let file = try library.readPhotoFile(photo)
+        let key = RenderKey(path: photo.relativePath, fileSize: file.size, mtimeSeconds: file.mtimeSeconds,
+                            mtimeNanoseconds: file.mtimeNanoseconds, width: fit.maxWidth, height: fit.maxHeight ?? 0,
+                            format: format, quality: quality)
+        if useCache, let hit = cache.get(key) { return hit }
+        let header = try ImageHeaderReader.read(bytes: file.bytes, name: photo.fileName)
+        let out = try ImageRenderer.render(data: file.bytes, header: header, photoName: photo.fileName, fit: fit,
+                                           output: OutputSpec(format: format, quality: quality),
+                                           maxPixels: configuration.maxPixels)
+        let image = EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
+        if useCache { cache.put(key, image) }
+        return image
+    }
+
+    private func defaultQuality(_ format: ImageFormat) -> Int {
+        switch format {
+        case .jpeg: return 85
+        case .webp: return 80
+        case .png: return 100
+        }
+    }
+}
+
+func format3(_ v: Double) -> String {
+    let tenths = Int((v * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+}

@@ -1,0 +1,79 @@
+/// Reads big-endian primitives from a payload. Every read is bounds-checked;
+/// running short throws `.malformedFrame`, so a decoder never reads past its frame.
+public struct ByteReader: Sendable {
+    private let bytes: [UInt8]
+    public private(set) var offset: Int
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        self.offset = 0
+    }
+
+    public var remaining: Int { bytes.count - offset }
+
+    private mutating func take(_ n: Int, _ what: StaticString) throws(PickerError) -> ArraySlice<UInt8> {
+        guard n >= 0, remaining >= n else {
+            throw PickerError(.malformedFrame, "payload too short reading \(what)")
+        }
+        defer { offset += n }
+        return bytes[offset..<offset + n]
+    }
+
+    public mutating func u8() throws(PickerError) -> UInt8 {
+        try take(1, "u8").first ?? 0
+    }
+
+    public mutating func bool() throws(PickerError) -> Bool {
+        switch try u8() {
+        case 0: return false
+        case 1: return true
+        default: throw PickerError(.malformedFrame, "boolean byte is neither 0 nor 1")
+        }
+    }
+
+    public mutating func u16() throws(PickerError) -> UInt16 {
+        try take(2, "u16").reduce(0) { $0 << 8 | UInt16($1) }
+    }
+
+    public mutating func u32() throws(PickerError) -> UInt32 {
+        try take(4, "u32").reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    public mutating func u64() throws(PickerError) -> UInt64 {
+        try take(8, "u64").reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    public mutating func i64() throws(PickerError) -> Int64 { Int64(bitPattern: try u64()) }
+
+    /// A u32 count of bytes, then UTF-8. Invalid UTF-8 is an error, not a replacement.
+    public mutating func string() throws(PickerError) -> String {
+        let n = Int(try u32())
+        let raw = try take(n, "string")
+        guard let s = String(validating: raw, as: UTF8.self) else {
+            throw PickerError(.malformedFrame, "string is not valid UTF-8")
+        }
+        return s
+    }
+
+    public mutating func blob() throws(PickerError) -> [UInt8] {
+        let n = Int(try u32())
+        return Array(try take(n, "blob"))
+    }
+
+    /// A u32 element count that cannot claim more elements than bytes left
+    /// (each element is at least `minElementSize` bytes), so a lying count never allocates.
+    public mutating func count(minElementSize: Int = 1) throws(PickerError) -> Int {
+        let n = Int(try u32())
+        guard n <= remaining / max(1, minElementSize) else {
+            throw PickerError(.malformedFrame, "list count \(n) exceeds the payload")
+        }
+        return n
+    }
+
+    /// Decoders call this last: a payload with bytes left over is malformed.
+    public func expectEnd() throws(PickerError) {
+        guard remaining == 0 else {
+            throw PickerError(.malformedFrame, "\(remaining) unexpected trailing byte(s) in payload")
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// Appends big-endian primitives to a byte buffer. Pure, no I/O.
+public struct ByteWriter: Sendable {
+    public private(set) var bytes: [UInt8]
+
+    public init(capacity: Int = 64) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    public mutating func u8(_ v: UInt8) { bytes.append(v) }
+    public mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
+
+    public mutating func u16(_ v: UInt16) {
+        bytes.append(UInt8(truncatingIfNeeded: v >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: v))
+    }
+
+    public mutating func u32(_ v: UInt32) {
+        for shift in stride(from: 24, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(shift)))
+        }
+    }
+
+    public mutating func u64(_ v: UInt64) {
+        for shift in stride(from: 56, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift)))
+        }
+    }
+
+    public mutating func i64(_ v: Int64) { u64(UInt64(bitPattern: v)) }
+
+    /// A string: u32 byte count, then UTF-8 bytes.
+    public mutating func string(_ s: String) {
+        let utf8 = Array(s.utf8)
+        u32(UInt32(clamping: utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+
+    /// A blob: u32 byte count, then the bytes.
+    public mutating func blob(_ b: [UInt8]) {
+        u32(UInt32(clamping: b.count))
+        bytes.append(contentsOf: b)
+    }
+
+    /// Clamps a non-negative Int into u32 for the wire.
+    public mutating func count(_ n: Int) { u32(UInt32(clamping: max(0, n))) }
+}

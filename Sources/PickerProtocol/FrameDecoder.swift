@@ -1,0 +1,68 @@
+/// Splits a byte stream into frames. Partial input is not an error: `next()`
+/// answers nil ("need more") and keeps its place. The length is checked against
+/// the maximum before a byte of the frame is buffered beyond the 4-byte prefix.
+public struct FrameDecoder: Sendable {
+    public enum Failure: Error, Equatable, Sendable {
+        /// The length prefix exceeds the maximum; the connection must be closed.
+        case tooLarge(length: UInt32, max: UInt32)
+        /// The length prefix is smaller than the fixed header.
+        case tooShort(length: UInt32)
+
+        public var pickerError: PickerError {
+            switch self {
+            case let .tooLarge(length, max):
+                return PickerError(.frameTooLarge, "frame of \(length) bytes exceeds the maximum of \(max) bytes")
+            case let .tooShort(length):
+                return PickerError(.malformedFrame, "frame length \(length) is shorter than the 5-byte header")
+            }
+        }
+    }
+
+    public let maxFrameLength: UInt32
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    public init(maxFrameLength: UInt32) {
+        self.maxFrameLength = maxFrameLength
+    }
+
+    /// Bytes received but not yet returned as frames.
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    /// The declared length of the frame being received, once its prefix is in.
+    /// Lets a reader refuse an oversized frame before reading its body.
+    public var pendingLength: UInt32? {
+        guard bufferedByteCount >= 4 else { return nil }
+        return readU32(at: start)
+    }
+
+    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        if start > 0 && start >= buffer.count / 2 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete frame, nil if more bytes are needed.
+    public mutating func next() throws(Failure) -> Frame? {
+        guard let length = pendingLength else { return nil }
+        guard length <= maxFrameLength else { throw .tooLarge(length: length, max: maxFrameLength) }
+        guard length >= UInt32(ProtocolLimits.headerSize) else { throw .tooShort(length: length) }
+        let total = 4 + Int(length)
+        guard bufferedByteCount >= total else { return nil }
+        let type = buffer[start + 4]
+        let id = readU32(at: start + 5)
+        let payload = Array(buffer[(start + 9)..<(start + total)])
+        start += total
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        }
+        return Frame(type: type, requestID: id, payload: payload)
+    }
+
+    private func readU32(at i: Int) -> UInt32 {
+        UInt32(buffer[i]) << 24 | UInt32(buffer[i + 1]) << 16 | UInt32(buffer[i + 2]) << 8 | UInt32(buffer[i + 3])
+    }
+}

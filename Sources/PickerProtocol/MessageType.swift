@@ -1,0 +1,32 @@
+/// Every frame type. Requests are even, their replies the next odd number;
+/// 0x80 and above are events. Numbers are never reused.
+public enum MessageType: UInt8, Sendable, CaseIterable {
+    case hello = 0x01
+    case helloReply = 0x02
+    case error = 0x03
+    case ping = 0x04
+    case pong = 0x05
+    case libraryInfo = 0x06
+    case libraryInfoReply = 0x07
+
+    case sessionNew = 0x10
+    case sessionState = 0x11
+    case sessionList = 0x12
+    case sessionListReply = 0x13
+    case sessionShow = 0x14
+    case sessionResize = 0x16
+    case sessionClose = 0x18
+    case sessionClosed = 0x19
+
+    case albums = 0x20
+    case albumsReply = 0x21
+    case selectAlbum = 0x22
+    case photos = 0x24
+    case photosReply = 0x25
+    case selectPhoto = 0x26
+    case stepPhoto = 0x28
+    case status = 0x2A
+
+    case getImage = 0x30
+    case image = 0x31
+}

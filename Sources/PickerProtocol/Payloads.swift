@@ -1,0 +1,179 @@
+/// The handshake a client sends first.
+public struct Hello: Sendable, Equatable {
+    public var version: UInt16
+    public var clientName: String
+    public init(version: UInt16 = ProtocolLimits.version, clientName: String) {
+        self.version = version
+        self.clientName = clientName
+    }
+}
+
+/// What the server states in its handshake reply.
+public struct Capabilities: Sendable, Equatable {
+    public var version: UInt16
+    public var serverVersion: String
+    public var maxRequestFrame: UInt32
+    public var maxReplyFrame: UInt32
+    public var inputFormats: [ImageFormat]
+    public var outputFormats: [ImageFormat]
+    public init(version: UInt16, serverVersion: String, maxRequestFrame: UInt32, maxReplyFrame: UInt32,
+                inputFormats: [ImageFormat], outputFormats: [ImageFormat]) {
+        self.version = version
+        self.serverVersion = serverVersion
+        self.maxRequestFrame = maxRequestFrame
+        self.maxReplyFrame = maxReplyFrame
+        self.inputFormats = inputFormats
+        self.outputFormats = outputFormats
+    }
+}
+
+/// Library root, counts and scan state.
+public struct LibraryInfo: Sendable, Equatable {
+    public enum ScanState: UInt8, Sendable { case scanning = 0, ready = 1 }
+    public var root: String
+    public var albumCount: Int
+    public var photoCount: Int
+    public var scanState: ScanState
+    /// Unix seconds of the last completed scan, 0 if none.
+    public var scannedAt: Int64
+    /// Files under the root that look like images but could not be indexed.
+    public var skippedCount: Int
+    public init(root: String, albumCount: Int, photoCount: Int, scanState: ScanState, scannedAt: Int64, skippedCount: Int) {
+        self.root = root
+        self.albumCount = albumCount
+        self.photoCount = photoCount
+        self.scanState = scanState
+        self.scannedAt = scannedAt
+        self.skippedCount = skippedCount
+    }
+}
+
+/// Parameters of `session new`.
+public struct NewSession: Sendable, Equatable {
+    public var name: String
+    public var width: Int
+    /// nil: only the width bounds the image. Wire: 0.
+    public var height: Int?
+    /// nil: the default (10). Wire: 0.
+    public var maxSelection: Int?
+    /// nil: "Photo Library". Wire: empty string.
+    public var title: String?
+    public init(name: String, width: Int, height: Int?, maxSelection: Int? = nil, title: String? = nil) {
+        self.name = name
+        self.width = width
+        self.height = height
+        self.maxSelection = maxSelection
+        self.title = title
+    }
+}
+
+/// A session as clients see it: the reply to every session-changing request and `status`.
+public struct SessionState: Sendable, Equatable {
+    public var name: String
+    public var title: String
+    public var width: Int
+    public var height: Int?
+    public var maxSelection: Int
+    public var selectionCount: Int
+    /// Selected album's name and 1-based index; nil when none.
+    public var album: String?
+    public var albumIndex: Int?
+    /// Current photo's name and 1-based index in the album; nil when none.
+    public var photo: String?
+    public var photoIndex: Int?
+    /// Photos in the selected album (0 when none).
+    public var photoCount: Int
+    /// "WxH px, N bytes, FORMAT" for the current photo; empty otherwise.
+    public var message: String
+    public init(name: String, title: String, width: Int, height: Int?, maxSelection: Int, selectionCount: Int,
+                album: String?, albumIndex: Int?, photo: String?, photoIndex: Int?, photoCount: Int, message: String) {
+        self.name = name
+        self.title = title
+        self.width = width
+        self.height = height
+        self.maxSelection = maxSelection
+        self.selectionCount = selectionCount
+        self.album = album
+        self.albumIndex = albumIndex
+        self.photo = photo
+        self.photoIndex = photoIndex
+        self.photoCount = photoCount
+        self.message = message
+    }
+}
+
+/// One row of `albums`.
+public struct AlbumInfo: Sendable, Equatable {
+    public var index: Int
+    public var name: String
+    public var photoCount: Int
+    public init(index: Int, name: String, photoCount: Int) {
+        self.index = index
+        self.name = name
+        self.photoCount = photoCount
+    }
+}
+
+/// One row of `photos`.
+public struct PhotoInfo: Sendable, Equatable {
+    public enum DateSource: UInt8, Sendable { case modified = 0, exif = 1 }
+    public var index: Int
+    public var name: String
+    /// Displayed size, after EXIF orientation.
+    public var width: Int
+    public var height: Int
+    public var bytes: Int64
+    public var format: ImageFormat
+    /// Unix seconds (EXIF DateTimeOriginal read as UTC, else mtime).
+    public var date: Int64
+    public var dateSource: DateSource
+    public init(index: Int, name: String, width: Int, height: Int, bytes: Int64, format: ImageFormat, date: Int64, dateSource: DateSource) {
+        self.index = index
+        self.name = name
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+        self.format = format
+        self.date = date
+        self.dateSource = dateSource
+    }
+}
+
+/// Photos of the selected album.
+public struct PhotoList: Sendable, Equatable {
+    public var album: String
+    public var photos: [PhotoInfo]
+    public init(album: String, photos: [PhotoInfo]) {
+        self.album = album
+        self.photos = photos
+    }
+}
+
+/// Parameters of `get-image`.
+public struct ImageRequest: Sendable, Equatable {
+    public var session: String
+    public var format: ImageFormat
+    /// 1...100; nil = the format's default. Wire: 0.
+    public var quality: Int?
+    public var noCache: Bool
+    public init(session: String, format: ImageFormat = .png, quality: Int? = nil, noCache: Bool = false) {
+        self.session = session
+        self.format = format
+        self.quality = quality
+        self.noCache = noCache
+    }
+}
+
+/// An encoded picture.
+public struct EncodedImage: Sendable, Equatable {
+    public var format: ImageFormat
+    public var width: Int
+    public var height: Int
+    public var data: [UInt8]
+    public init(format: ImageFormat, width: Int, height: Int, data: [UInt8]) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.data = data
+    }
+}

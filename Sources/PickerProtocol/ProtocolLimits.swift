@@ -1,0 +1,11 @@
+/// Version and size limits both ends agree on during the handshake.
+public enum ProtocolLimits {
+    /// The protocol version this build speaks.
+    public static let version: UInt16 = 1
+    /// Bytes after the length prefix: type (1) + request id (4).
+    public static let headerSize = 5
+    /// Largest request frame (the length field's value) a server accepts: 1 MiB.
+    public static let maxRequestFrame: UInt32 = 1 << 20
+    /// Largest reply frame a server sends (an image can be big): 256 MiB.
+    public static let maxReplyFrame: UInt32 = 256 << 20
+}

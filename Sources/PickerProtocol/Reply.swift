@@ -1,0 +1,217 @@
+/// Everything a server answers. Each reply echoes its request's id.
+public enum Reply: Sendable, Equatable {
+    case hello(Capabilities)
+    case error(PickerError)
+    case pong(serverVersion: String)
+    case libraryInfo(LibraryInfo)
+    case session(SessionState)
+    case sessionList([SessionState])
+    case sessionClosed(name: String)
+    case albums([AlbumInfo])
+    case photos(PhotoList)
+    case image(EncodedImage)
+
+    public var messageType: MessageType {
+        switch self {
+        case .hello: return .helloReply
+        case .error: return .error
+        case .pong: return .pong
+        case .libraryInfo: return .libraryInfoReply
+        case .session: return .sessionState
+        case .sessionList: return .sessionListReply
+        case .sessionClosed: return .sessionClosed
+        case .albums: return .albumsReply
+        case .photos: return .photosReply
+        case .image: return .image
+        }
+    }
+}
+
+extension Reply {
+    public func frame(id: UInt32) -> Frame {
+        var w = ByteWriter()
+        switch self {
+        case .hello(let c):
+            w.u16(c.version)
+            w.string(c.serverVersion)
+            w.u32(c.maxRequestFrame)
+            w.u32(c.maxReplyFrame)
+            w.count(c.inputFormats.count)
+            for f in c.inputFormats { w.u8(f.rawValue) }
+            w.count(c.outputFormats.count)
+            for f in c.outputFormats { w.u8(f.rawValue) }
+        case .error(let e):
+            w.u16(e.code.rawValue)
+            w.string(e.message)
+        case .pong(let v):
+            w.string(v)
+        case .libraryInfo(let l):
+            w.string(l.root)
+            w.count(l.albumCount)
+            w.count(l.photoCount)
+            w.u8(l.scanState.rawValue)
+            w.i64(l.scannedAt)
+            w.count(l.skippedCount)
+        case .session(let s):
+            encodeSession(s, into: &w)
+        case .sessionList(let list):
+            w.count(list.count)
+            for s in list { encodeSession(s, into: &w) }
+        case .sessionClosed(let name):
+            w.string(name)
+        case .albums(let albums):
+            w.count(albums.count)
+            for a in albums {
+                w.count(a.index)
+                w.string(a.name)
+                w.count(a.photoCount)
+            }
+        case .photos(let list):
+            w.string(list.album)
+            w.count(list.photos.count)
+            for p in list.photos {
+                w.count(p.index)
+                w.string(p.name)
+                w.count(p.width)
+                w.count(p.height)
+                w.u64(UInt64(clamping: max(0, p.bytes)))
+                w.u8(p.format.rawValue)
+                w.i64(p.date)
+                w.u8(p.dateSource.rawValue)
+            }
+        case .image(let img):
+            w.u8(img.format.rawValue)
+            w.count(img.width)
+            w.count(img.height)
+            w.blob(img.data)
+        }
+        return Frame(type: messageType.rawValue, requestID: id, payload: w.bytes)
+    }
+
+    /// Decodes a reply frame (event frames are not replies and are refused here).
+    public init(frame: Frame) throws(PickerError) {
+        guard let type = MessageType(rawValue: frame.type) else {
+            throw PickerError(.unknownMessageType, "unknown message type 0x\(hex(frame.type))")
+        }
+        var r = ByteReader(frame.payload)
+        switch type {
+        case .helloReply:
+            let version = try r.u16()
+            let server = try r.string()
+            let maxReq = try r.u32()
+            let maxRep = try r.u32()
+            let inputs = try Reply.formats(&r)
+            let outputs = try Reply.formats(&r)
+            self = .hello(Capabilities(version: version, serverVersion: server, maxRequestFrame: maxReq,
+                                       maxReplyFrame: maxRep, inputFormats: inputs, outputFormats: outputs))
+        case .error:
+            let raw = try r.u16()
+            let message = try r.string()
+            // Unknown codes from a newer server still arrive, as `internal`, with their message.
+            self = .error(PickerError(ErrorCode(rawValue: raw) ?? .internal, message))
+        case .pong:
+            self = .pong(serverVersion: try r.string())
+        case .libraryInfoReply:
+            let root = try r.string()
+            let albums = Int(try r.u32())
+            let photos = Int(try r.u32())
+            let raw = try r.u8()
+            guard let state = LibraryInfo.ScanState(rawValue: raw) else {
+                throw PickerError(.malformedFrame, "unknown scan state \(raw)")
+            }
+            self = .libraryInfo(LibraryInfo(root: root, albumCount: albums, photoCount: photos, scanState: state,
+                                            scannedAt: try r.i64(), skippedCount: Int(try r.u32())))
+        case .sessionState:
+            self = .session(try Reply.decodeSession(&r))
+        case .sessionListReply:
+            let n = try r.count(minElementSize: 44)
+            var list: [SessionState] = []
+            for _ in 0..<n { list.append(try Reply.decodeSession(&r)) }
+            self = .sessionList(list)
+        case .sessionClosed:
+            self = .sessionClosed(name: try r.string())
+        case .albumsReply:
+            let n = try r.count(minElementSize: 12)
+            var albums: [AlbumInfo] = []
+            for _ in 0..<n {
+                albums.append(AlbumInfo(index: Int(try r.u32()), name: try r.string(), photoCount: Int(try r.u32())))
+            }
+            self = .albums(albums)
+        case .photosReply:
+            let album = try r.string()
+            let n = try r.count(minElementSize: 34)
+            var photos: [PhotoInfo] = []
+            for _ in 0..<n {
+                let index = Int(try r.u32())
+                let name = try r.string()
+                let width = Int(try r.u32())
+                let height = Int(try r.u32())
+                let bytes = Int64(clamping: try r.u64())
+                let rawFormat = try r.u8()
+                guard let format = ImageFormat(rawValue: rawFormat) else {
+                    throw PickerError(.malformedFrame, "unknown image format \(rawFormat)")
+                }
+                let date = try r.i64()
+                let source = PhotoInfo.DateSource(rawValue: try r.u8()) ?? .modified
+                photos.append(PhotoInfo(index: index, name: name, width: width, height: height, bytes: bytes,
+                                        format: format, date: date, dateSource: source))
+            }
+            self = .photos(PhotoList(album: album, photos: photos))
+        case .image:
+            let rawFormat = try r.u8()
+            guard let format = ImageFormat(rawValue: rawFormat) else {
+                throw PickerError(.malformedFrame, "unknown image format \(rawFormat)")
+            }
+            self = .image(EncodedImage(format: format, width: Int(try r.u32()), height: Int(try r.u32()), data: try r.blob()))
+        case .hello, .ping, .libraryInfo, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
+             .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .getImage:
+            throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is a request, not a reply")
+        }
+        try r.expectEnd()
+    }
+
+    private static func formats(_ r: inout ByteReader) throws(PickerError) -> [ImageFormat] {
+        let n = try r.count()
+        var out: [ImageFormat] = []
+        for _ in 0..<n {
+            // Formats this build does not know are skipped, so newer servers stay readable.
+            if let f = ImageFormat(rawValue: try r.u8()) { out.append(f) }
+        }
+        return out
+    }
+
+    private func encodeSession(_ s: SessionState, into w: inout ByteWriter) {
+        w.string(s.name)
+        w.string(s.title)
+        w.count(s.width)
+        w.count(s.height ?? 0)
+        w.u16(UInt16(clamping: s.maxSelection))
+        w.u16(UInt16(clamping: s.selectionCount))
+        w.string(s.album ?? "")
+        w.count(s.albumIndex ?? 0)
+        w.string(s.photo ?? "")
+        w.count(s.photoIndex ?? 0)
+        w.count(s.photoCount)
+        w.string(s.message)
+    }
+
+    private static func decodeSession(_ r: inout ByteReader) throws(PickerError) -> SessionState {
+        let name = try r.string()
+        let title = try r.string()
+        let width = Int(try r.u32())
+        let height = Int(try r.u32())
+        let maxSel = Int(try r.u16())
+        let selCount = Int(try r.u16())
+        let album = try r.string()
+        let albumIndex = Int(try r.u32())
+        let photo = try r.string()
+        let photoIndex = Int(try r.u32())
+        let photoCount = Int(try r.u32())
+        let message = try r.string()
+        return SessionState(name: name, title: title, width: width, height: height == 0 ? nil : height,
+                            maxSelection: maxSel, selectionCount: selCount,
+                            album: album.isEmpty ? nil : album, albumIndex: albumIndex == 0 ? nil : albumIndex,
+                            photo: photo.isEmpty ? nil : photo, photoIndex: photoIndex == 0 ? nil : photoIndex,
+                            photoCount: photoCount, message: message)
+    }
+}

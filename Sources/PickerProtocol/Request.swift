@@ -1,0 +1,154 @@
+/// Everything a client can ask. Each case maps to one request `MessageType`.
+public enum Request: Sendable, Equatable {
+    case hello(Hello)
+    case ping
+    case libraryInfo
+    case sessionNew(NewSession)
+    case sessionList
+    case sessionShow(name: String)
+    case sessionResize(name: String, width: Int, height: Int?)
+    case sessionClose(name: String)
+    case albums
+    case selectAlbum(session: String, Selector)
+    case photos(session: String, sort: PhotoSort)
+    case selectPhoto(session: String, Selector)
+    case stepPhoto(session: String, StepDirection)
+    case status(session: String)
+    case getImage(ImageRequest)
+
+    public var messageType: MessageType {
+        switch self {
+        case .hello: return .hello
+        case .ping: return .ping
+        case .libraryInfo: return .libraryInfo
+        case .sessionNew: return .sessionNew
+        case .sessionList: return .sessionList
+        case .sessionShow: return .sessionShow
+        case .sessionResize: return .sessionResize
+        case .sessionClose: return .sessionClose
+        case .albums: return .albums
+        case .selectAlbum: return .selectAlbum
+        case .photos: return .photos
+        case .selectPhoto: return .selectPhoto
+        case .stepPhoto: return .stepPhoto
+        case .status: return .status
+        case .getImage: return .getImage
+        }
+    }
+
+    /// The session this request reads or changes, if any (requests on one session run in order).
+    public var sessionName: String? {
+        switch self {
+        case .hello, .ping, .libraryInfo, .sessionList, .albums: return nil
+        case .sessionNew(let n): return n.name
+        case .sessionShow(let name), .sessionResize(let name, _, _), .sessionClose(let name): return name
+        case .selectAlbum(let s, _), .photos(let s, _), .selectPhoto(let s, _), .stepPhoto(let s, _), .status(let s):
+            return s
+        case .getImage(let r): return r.session
+        }
+    }
+}
+
+extension Request {
+    /// The frame for this request with the given id.
+    public func frame(id: UInt32) -> Frame {
+        var w = ByteWriter()
+        switch self {
+        case .hello(let h):
+            w.u16(h.version)
+            w.string(h.clientName)
+        case .ping, .libraryInfo, .sessionList, .albums:
+            break
+        case .sessionNew(let n):
+            w.string(n.name)
+            w.count(n.width)
+            w.count(n.height ?? 0)
+            w.u16(UInt16(clamping: n.maxSelection ?? 0))
+            w.string(n.title ?? "")
+        case .sessionShow(let name), .sessionClose(let name), .status(let name):
+            w.string(name)
+        case .sessionResize(let name, let width, let height):
+            w.string(name)
+            w.count(width)
+            w.count(height ?? 0)
+        case .selectAlbum(let s, let sel), .selectPhoto(let s, let sel):
+            w.string(s)
+            sel.encode(into: &w)
+        case .photos(let s, let sort):
+            w.string(s)
+            w.u8(sort.rawValue)
+        case .stepPhoto(let s, let dir):
+            w.string(s)
+            w.u8(dir.rawValue)
+        case .getImage(let r):
+            w.string(r.session)
+            w.u8(r.format.rawValue)
+            w.u8(UInt8(clamping: r.quality ?? 0))
+            w.u8(r.noCache ? 1 : 0)
+        }
+        return Frame(type: messageType.rawValue, requestID: id, payload: w.bytes)
+    }
+
+    /// Decodes a request frame. Unknown types throw `.unknownMessageType`;
+    /// short, invalid or trailing payload bytes throw `.malformedFrame`.
+    public init(frame: Frame) throws(PickerError) {
+        guard let type = MessageType(rawValue: frame.type) else {
+            throw PickerError(.unknownMessageType, "unknown message type 0x\(hex(frame.type))")
+        }
+        var r = ByteReader(frame.payload)
+        switch type {
+        case .hello:
+            self = .hello(Hello(version: try r.u16(), clientName: try r.string()))
+        case .ping: self = .ping
+        case .libraryInfo: self = .libraryInfo
+        case .sessionList: self = .sessionList
+        case .albums: self = .albums
+        case .sessionNew:
+            let name = try r.string()
+            let width = Int(try r.u32())
+            let height = Int(try r.u32())
+            let maxSel = Int(try r.u16())
+            let title = try r.string()
+            self = .sessionNew(NewSession(name: name, width: width, height: height == 0 ? nil : height,
+                                          maxSelection: maxSel == 0 ? nil : maxSel, title: title.isEmpty ? nil : title))
+        case .sessionShow: self = .sessionShow(name: try r.string())
+        case .sessionClose: self = .sessionClose(name: try r.string())
+        case .status: self = .status(session: try r.string())
+        case .sessionResize:
+            let name = try r.string()
+            let width = Int(try r.u32())
+            let height = Int(try r.u32())
+            self = .sessionResize(name: name, width: width, height: height == 0 ? nil : height)
+        case .selectAlbum: self = .selectAlbum(session: try r.string(), try Selector.decode(from: &r))
+        case .selectPhoto: self = .selectPhoto(session: try r.string(), try Selector.decode(from: &r))
+        case .photos:
+            let s = try r.string()
+            let raw = try r.u8()
+            guard let sort = PhotoSort(rawValue: raw) else { throw PickerError(.malformedFrame, "unknown sort \(raw)") }
+            self = .photos(session: s, sort: sort)
+        case .stepPhoto:
+            let s = try r.string()
+            let raw = try r.u8()
+            guard let dir = StepDirection(rawValue: raw) else { throw PickerError(.malformedFrame, "unknown direction \(raw)") }
+            self = .stepPhoto(session: s, dir)
+        case .getImage:
+            let s = try r.string()
+            let raw = try r.u8()
+            guard let format = ImageFormat(rawValue: raw) else {
+                throw PickerError(.invalidArgument, "unknown output format \(raw)")
+            }
+            let q = Int(try r.u8())
+            let flags = try r.u8()
+            self = .getImage(ImageRequest(session: s, format: format, quality: q == 0 ? nil : q, noCache: flags & 1 != 0))
+        case .helloReply, .error, .pong, .libraryInfoReply, .sessionState, .sessionListReply, .sessionClosed,
+             .albumsReply, .photosReply, .image:
+            throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is a reply, not a request")
+        }
+        try r.expectEnd()
+    }
+}
+
+func hex(_ b: UInt8) -> String {
+    let digits = Array("0123456789abcdef")
+    return String([digits[Int(b >> 4)], digits[Int(b & 15)]])
+}

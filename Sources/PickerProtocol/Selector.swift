@@ -1,0 +1,37 @@
+/// Picks an album or a photo by name or by 1-based index.
+/// Wire: `kind[1]` then 1 = `name:string`, 2 = `index:u32`.
+public enum Selector: Sendable, Equatable {
+    case name(String)
+    case index(Int)
+
+    func encode(into w: inout ByteWriter) {
+        switch self {
+        case .name(let s):
+            w.u8(1)
+            w.string(s)
+        case .index(let i):
+            w.u8(2)
+            w.count(i)
+        }
+    }
+
+    static func decode(from r: inout ByteReader) throws(PickerError) -> Selector {
+        switch try r.u8() {
+        case 1: return .name(try r.string())
+        case 2: return .index(Int(try r.u32()))
+        case let k: throw PickerError(.malformedFrame, "unknown selector kind \(k)")
+        }
+    }
+}
+
+/// Direction for `stepPhoto`. Wire: u8.
+public enum StepDirection: UInt8, Sendable, Equatable {
+    case next = 0
+    case previous = 1
+}
+
+/// Photo order for `photos`. Wire: u8.
+public enum PhotoSort: UInt8, Sendable, Equatable {
+    case name = 0
+    case date = 1
+}

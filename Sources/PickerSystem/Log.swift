@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Log levels with fixed meanings: fault = a bug in us; error = bad input or a failed
+/// operation; info = state changes; debug = per-request detail with its duration.
+public enum LogLevel: Int, Sendable, Comparable {
+    case debug = 0, info = 1, error = 2, fault = 3
+
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "debug": self = .debug
+        case "info": self = .info
+        case "error": self = .error
+        case "fault": self = .fault
+        default: return nil
+        }
+    }
+
+    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+
+    var label: String {
+        switch self {
+        case .debug: return "debug"
+        case .info: return "info"
+        case .error: return "error"
+        case .fault: return "FAULT"
+        }
+    }
+}
+
+/// Line-oriented logging to stderr (fd 2), one write(2) per line so lines never interleave.
+/// The level comes from `PICKERD_LOG_LEVEL` (default info).
+public enum Log {
+    private static let threshold = Mutex<LogLevel>(
+        LogLevel(name: Environment.current["PICKERD_LOG_LEVEL"] ?? "") ?? .info)
+
+    public static var level: LogLevel {
+        get { threshold.withLock { $0 } }
+    }
+
+    public static func setLevel(_ level: LogLevel) { threshold.withLock { $0 = level } }
+
+    public static func debug(_ message: @autoclosure () -> String) { emit(.debug, message) }
+    public static func info(_ message: @autoclosure () -> String) { emit(.info, message) }
+    public static func error(_ message: @autoclosure () -> String) { emit(.error, message) }
+    public static func fault(_ message: @autoclosure () -> String) { emit(.fault, message) }
+
+    private static func emit(_ level: LogLevel, _ message: () -> String) {
+        guard level >= self.level else { return }
+        let line = Array("pickerd[\(level.label)] \(message())\n".utf8)
+        line.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(2, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+    }
+}
+
+/// Runs `body`; a failure is logged at error level with `what`, instead of a silent `try?`.
+public func orLog<T>(_ what: String, _ body: () throws -> T) -> T? {
+    do {
+        return try body()
+    } catch {
+        Log.error("\(what): \(error)")
+        return nil
+    }
+}

@@ -1,0 +1,44 @@
+import PickerClient
+import PickerProtocol
+
+/// pickerctl's exit codes (SPEC).
+enum ExitCode: Int32 {
+    case ok = 0
+    case failure = 1
+    case usage = 2
+    case nothingSelected = 3
+    case notFound = 4
+    case unreachable = 5
+}
+
+/// Everything that ends a pickerctl run early: a message for stderr and an exit code.
+struct CLIError: Error {
+    var message: String
+    var exitCode: ExitCode
+
+    static func usage(_ message: String) -> CLIError { CLIError(message: message, exitCode: .usage) }
+
+    init(message: String, exitCode: ExitCode) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    init(_ error: ClientError) {
+        switch error {
+        case .cannotConnect:
+            self.init(message: error.description, exitCode: .unreachable)
+        case .connectionLost:
+            self.init(message: error.description, exitCode: .failure)
+        case .server(let e):
+            self.init(message: e.message, exitCode: CLIError.exitCode(for: e.code))
+        }
+    }
+
+    static func exitCode(for code: ErrorCode) -> ExitCode {
+        switch code {
+        case .nothingSelected: return .nothingSelected
+        case .noSuchAlbum, .noSuchPhoto, .noSuchSession: return .notFound
+        default: return .failure
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// One option a command accepts. `valueName` nil means a flag.
+struct OptionSpec: Sendable {
+    var name: String
+    var valueName: String?
+    var help: String
+}
+
+/// One positional argument.
+struct ArgumentSpec: Sendable {
+    var name: String
+    var optional: Bool
+    var help: String
+}
+
+/// A command: its words, help, options and what runs it. The one table drives
+/// parsing, `--help`, validation and (later) completions.
+struct CommandSpec: Sendable {
+    var words: [String]
+    var summary: String
+    var arguments: [ArgumentSpec] = []
+    var options: [OptionSpec] = []
+    /// Writes binary output: refused to a terminal unless -o is given.
+    var binaryOutput = false
+    var details: String = ""
+    var run: @Sendable (Invocation) throws(CLIError) -> Void
+
+    var name: String { words.joined(separator: " ") }
+
+    var usageLine: String {
+        var parts = ["pickerctl [global options]", name]
+        for a in arguments { parts.append(a.optional ? "[\(a.name)]" : a.name) }
+        for o in options { parts.append(o.valueName.map { "[\(o.name) \($0)]" } ?? "[\(o.name)]") }
+        return parts.joined(separator: " ")
+    }
+
+    func option(named n: String) -> OptionSpec? { options.first { $0.name == n } }
+}
+
+/// Options every command accepts.
+let globalOptions: [OptionSpec] = [
+    OptionSpec(name: "--socket", valueName: "PATH", help: "daemon socket (default: $PICKER_SOCKET, $XDG_RUNTIME_DIR/pickerd.sock, /tmp/pickerd-$UID/pickerd.sock)"),
+    OptionSpec(name: "--session", valueName: "NAME", help: "session to use (default: $PICKER_SESSION, else 'default')"),
+    OptionSpec(name: "--json", valueName: nil, help: "machine-readable output on stdout"),
+    OptionSpec(name: "-o", valueName: "FILE", help: "write binary output to FILE"),
+    OptionSpec(name: "--help", valueName: nil, help: "show help (also -h)"),
+]

@@ -1,0 +1,162 @@
+import PickerClient
+import PickerProtocol
+
+private let widthOption = OptionSpec(name: "--width", valueName: "W", help: "pane width in px (16…8192)")
+private let heightOption = OptionSpec(name: "--height", valueName: "H", help: "pane height in px (16…8192); omit to bound by width only")
+private let indexOption = OptionSpec(name: "--index", valueName: "N", help: "pick by 1-based index instead of name")
+private let paneRange = 16...8192
+
+/// Prints a session state reply (text or JSON).
+private func printSession(_ reply: Reply, _ inv: Invocation) throws(CLIError) {
+    guard case .session(let s) = reply else { throw unexpected(reply) }
+    if inv.json { Output.json(Render.sessionJSON(s)) } else { Output.line(Render.sessionText(s)) }
+}
+
+private func unexpected(_ reply: Reply) -> CLIError {
+    CLIError(message: "unexpected reply \(reply.messageType) from pickerd", exitCode: .failure)
+}
+
+/// Session named by the optional NAME argument, else the global session.
+private func sessionArgument(_ inv: Invocation) -> String { inv.positional(0) ?? inv.session }
+
+let commands: [CommandSpec] = [
+    CommandSpec(words: ["ping"], summary: "check the daemon answers; prints its version") { inv throws(CLIError) in
+        let conn = try inv.connect()
+        let reply: Reply
+        do throws(ClientError) { reply = try conn.call(.ping) } catch { throw CLIError(error) }
+        guard case .pong(let version) = reply else { throw unexpected(reply) }
+        if inv.json {
+            Output.json(.object([("version", .string(version)), ("protocol", .int(Int(conn.capabilities.version))),
+                                 ("socket", .string(inv.socketPath))]))
+        } else {
+            Output.line(version)
+        }
+    },
+    CommandSpec(words: ["library"], summary: "library root, album and photo counts, scan state") { inv throws(CLIError) in
+        let reply = try inv.call(.libraryInfo)
+        guard case .libraryInfo(let l) = reply else { throw unexpected(reply) }
+        let state = l.scanState == .ready ? "ready" : "scanning"
+        if inv.json {
+            Output.json(.object([("root", .string(l.root)), ("albums", .int(l.albumCount)), ("photos", .int(l.photoCount)),
+                                 ("scan_state", .string(state)), ("scanned_at", .int(Int(l.scannedAt))),
+                                 ("skipped", .int(l.skippedCount))]))
+        } else {
+            Output.line("root:    \(l.root)\nalbums:  \(l.albumCount)\nphotos:  \(l.photoCount)\nscan:    \(state)"
+                        + (l.skippedCount > 0 ? " (\(l.skippedCount) unreadable file(s) skipped)" : ""))
+        }
+    },
+    CommandSpec(words: ["session", "new"], summary: "create a session with a pane size",
+                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "session name (default: --session)")],
+                options: [widthOption, heightOption,
+                          OptionSpec(name: "--max-selection", valueName: "N", help: "most photos that can be picked (default 10)"),
+                          OptionSpec(name: "--title", valueName: "T", help: "title (default \"Photo Library\")")]) { inv throws(CLIError) in
+        guard let width = try inv.int("--width", in: paneRange, unit: " px") else {
+            throw .usage("session new needs --width W (16…8192 px)")
+        }
+        let height = try inv.int("--height", in: paneRange, unit: " px")
+        let maxSel = try inv.int("--max-selection", in: 1...1000)
+        let params = NewSession(name: sessionArgument(inv), width: width, height: height, maxSelection: maxSel,
+                                title: inv.value("--title"))
+        try printSession(try inv.call(.sessionNew(params)), inv)
+    },
+    CommandSpec(words: ["session", "list"], summary: "list sessions") { inv throws(CLIError) in
+        let reply = try inv.call(.sessionList)
+        guard case .sessionList(let list) = reply else { throw unexpected(reply) }
+        if inv.json {
+            Output.json(.array(list.map(Render.sessionJSON)))
+        } else if list.isEmpty {
+            Output.line("no sessions; create one with: pickerctl session new NAME --width W [--height H]")
+        } else {
+            let rows = [["NAME", "PANE", "ALBUM", "PHOTO", "PICKED"]] + list.map {
+                [$0.name, Render.pane($0.width, $0.height), $0.album ?? "-", $0.photo ?? "-", "\($0.selectionCount)/\($0.maxSelection)"]
+            }
+            Output.line(Render.table(rows, rightAligned: [false, false, false, false, true]))
+        }
+    },
+    CommandSpec(words: ["session", "show"], summary: "show a session",
+                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "session name (default: --session)")]) { inv throws(CLIError) in
+        try printSession(try inv.call(.sessionShow(name: sessionArgument(inv))), inv)
+    },
+    CommandSpec(words: ["session", "resize"], summary: "change the session's pane size",
+                options: [widthOption, heightOption]) { inv throws(CLIError) in
+        guard let width = try inv.int("--width", in: paneRange, unit: " px") else {
+            throw .usage("session resize needs --width W (16…8192 px)")
+        }
+        let height = try inv.int("--height", in: paneRange, unit: " px")
+        try printSession(try inv.call(.sessionResize(name: inv.session, width: width, height: height)), inv)
+    },
+    CommandSpec(words: ["session", "close"], summary: "close (delete) a session",
+                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "session name (default: --session)")]) { inv throws(CLIError) in
+        let reply = try inv.call(.sessionClose(name: sessionArgument(inv)))
+        guard case .sessionClosed(let name) = reply else { throw unexpected(reply) }
+        if inv.json { Output.json(.object([("closed", .string(name))])) } else { Output.line("closed session '\(name)'") }
+    },
+    CommandSpec(words: ["albums"], summary: "list albums: index, name, photo count") { inv throws(CLIError) in
+        let reply = try inv.call(.albums)
+        guard case .albums(let albums) = reply else { throw unexpected(reply) }
+        if inv.json {
+            Output.json(.array(albums.map { .object([("index", .int($0.index)), ("name", .string($0.name)), ("photos", .int($0.photoCount))]) }))
+        } else {
+            let rows = albums.map { ["\($0.index)", $0.name, "\($0.photoCount)"] }
+            Output.line(Render.table(rows, rightAligned: [true, false, true]))
+        }
+    },
+    CommandSpec(words: ["select-album"], summary: "select an album by name or --index; clears the current photo",
+                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "album name, e.g. 2024/Kyoto or \"All Photos\"")],
+                options: [indexOption]) { inv throws(CLIError) in
+        let selector = try inv.selector(what: "album")
+        try printSession(try inv.call(.selectAlbum(session: inv.session, selector)), inv)
+    },
+    CommandSpec(words: ["photos"], summary: "list the selected album's photos",
+                options: [OptionSpec(name: "--sort", valueName: "name|date", help: "order: file name (default) or capture date")]) { inv throws(CLIError) in
+        let sort: PhotoSort
+        switch inv.value("--sort") ?? "name" {
+        case "name": sort = .name
+        case "date": sort = .date
+        case let other: throw .usage("--sort must be 'name' or 'date', not '\(other)'")
+        }
+        let reply = try inv.call(.photos(session: inv.session, sort: sort))
+        guard case .photos(let list) = reply else { throw unexpected(reply) }
+        if inv.json {
+            Output.json(.object([("album", .string(list.album)), ("photos", .array(list.photos.map { p in
+                .object([("index", .int(p.index)), ("name", .string(p.name)), ("width", .int(p.width)), ("height", .int(p.height)),
+                         ("bytes", .int(Int(p.bytes))), ("format", .string(p.format.displayName)), ("date", .string(Render.date(p.date))),
+                         ("date_source", .string(p.dateSource == .exif ? "exif" : "mtime"))])
+            }))]))
+        } else {
+            let rows = list.photos.map { p in
+                ["\(p.index)", p.name, "\(p.width)x\(p.height)", "\(p.bytes)", p.format.displayName, Render.date(p.date)]
+            }
+            Output.line(Render.table(rows, rightAligned: [true, false, true, true, false, false]))
+        }
+    },
+    CommandSpec(words: ["select-photo"], summary: "make a photo of the selected album current, by name or --index",
+                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "photo file name")],
+                options: [indexOption]) { inv throws(CLIError) in
+        let selector = try inv.selector(what: "photo")
+        try printSession(try inv.call(.selectPhoto(session: inv.session, selector)), inv)
+    },
+    CommandSpec(words: ["next"], summary: "move to the next photo in the album") { inv throws(CLIError) in
+        try printSession(try inv.call(.stepPhoto(session: inv.session, .next)), inv)
+    },
+    CommandSpec(words: ["prev"], summary: "move to the previous photo in the album") { inv throws(CLIError) in
+        try printSession(try inv.call(.stepPhoto(session: inv.session, .previous)), inv)
+    },
+    CommandSpec(words: ["status"], summary: "title, message, album, current photo, pane size, selection count") { inv throws(CLIError) in
+        try printSession(try inv.call(.status(session: inv.session)), inv)
+    },
+    CommandSpec(words: ["get-image"], summary: "the current photo, upright, scaled to fit the pane (PNG by default)",
+                options: [OptionSpec(name: "--format", valueName: "png|jpeg|webp", help: "output format (default png)"),
+                          OptionSpec(name: "--quality", valueName: "Q", help: "JPEG/WebP quality 1…100 (default 85 / 80)"),
+                          OptionSpec(name: "--no-cache", valueName: nil, help: "render afresh, bypassing the daemon's cache")],
+                binaryOutput: true,
+                details: "Exit code 3 when no photo is selected. Never writes image data to a terminal.") { inv throws(CLIError) in
+        let raw = inv.value("--format") ?? "png"
+        guard let format = ImageFormat(optionName: raw) else { throw .usage("--format must be png, jpeg or webp, not '\(raw)'") }
+        let quality = try inv.int("--quality", in: 1...100)
+        let reply = try inv.call(.getImage(ImageRequest(session: inv.session, format: format, quality: quality,
+                                                         noCache: inv.flag("--no-cache"))))
+        guard case .image(let img) = reply else { throw unexpected(reply) }
+        try Output.binary(img.data, to: inv.outputPath)
+    },
+]

@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PickerProtocol
+
+/// Where results go: text and JSON to stdout, binary to stdout or `-o FILE`, errors to stderr.
+enum Output {
+    static func line(_ s: String) { print(s) }
+
+    static func json(_ v: JSONValue) { print(v.serialized) }
+
+    static func error(_ message: String) {
+        let text = "pickerctl: \(message)\n"
+        writeAll(2, Array(text.utf8))
+    }
+
+    /// Refuses binary output to a terminal, before anything is requested.
+    static func checkBinaryDestination(_ inv: Invocation) throws(CLIError) {
+        if inv.outputPath == nil && isatty(1) != 0 {
+            throw .usage("refusing to write image data to a terminal; use -o FILE or redirect stdout (e.g. > out.png)")
+        }
+    }
+
+    /// Writes image bytes to `-o FILE` (via a temp file and rename, so a failure leaves no half file) or stdout.
+    static func binary(_ bytes: [UInt8], to path: String?) throws(CLIError) {
+        guard let path else {
+            guard writeAll(1, bytes) else { throw CLIError(message: "writing to stdout failed: \(String(cString: strerror(errno)))", exitCode: .failure) }
+            return
+        }
+        let temp = path + ".pickerctl-\(getpid()).tmp"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .failure)
+        }
+        let ok = writeAll(fd, bytes)
+        let closed = close(fd) == 0
+        guard ok, closed, rename(temp, path) == 0 else {
+            let why = String(cString: strerror(errno))
+            unlink(temp)
+            throw CLIError(message: "cannot write \(path): \(why)", exitCode: .failure)
+        }
+    }
+
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+    }
+}
+
+/// Human and JSON renderings of replies.
+enum Render {
+    static func pane(_ w: Int, _ h: Int?) -> String { h.map { "\(w)x\($0)" } ?? "\(w) wide" }
+
+    static func sessionText(_ s: SessionState) -> String {
+        var lines: [String] = []
+        lines.append("session:   \(s.name)")
+        lines.append("title:     \(s.title)")
+        lines.append("message:   \(s.message)")
+        if let album = s.album {
+            lines.append("album:     \(album)" + (s.albumIndex.map { " (\($0))" } ?? " (missing)"))
+        } else {
+            lines.append("album:     (none)")
+        }
+        if let photo = s.photo {
+            lines.append("photo:     \(photo)" + (s.photoIndex.map { " (\($0) of \(s.photoCount))" } ?? ""))
+        } else {
+            lines.append("photo:     (none)")
+        }
+        lines.append("pane:      \(pane(s.width, s.height))")
+        lines.append("selection: \(s.selectionCount) of \(s.maxSelection)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func sessionJSON(_ s: SessionState) -> JSONValue {
+        .object([
+            ("session", .string(s.name)),
+            ("title", .string(s.title)),
+            ("message", .string(s.message)),
+            ("album", .optional(s.album)),
+            ("album_index", .optional(s.albumIndex)),
+            ("photo", .optional(s.photo)),
+            ("photo_index", .optional(s.photoIndex)),
+            ("photo_count", .int(s.photoCount)),
+            ("width", .int(s.width)),
+            ("height", .optional(s.height)),
+            ("selection_count", .int(s.selectionCount)),
+            ("max_selection", .int(s.maxSelection)),
+        ])
+    }
+
+    /// Fixed-width columns, right-aligned where `rightAligned[i]`.
+    static func table(_ rows: [[String]], rightAligned: [Bool]) -> String {
+        guard let first = rows.first else { return "" }
+        var widths = [Int](repeating: 0, count: first.count)
+        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+        return rows.map { row in
+            row.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                if i == row.count - 1 && !rightAligned[i] { return cell }
+                return rightAligned[i] ? pad + cell : cell + pad
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    /// UTC "YYYY-MM-DD HH:MM:SS" from unix seconds, without Foundation.
+    static func date(_ t: Int64) -> String {
+        var time = time_t(t)
+        var tmv = tm()
+        gmtime_r(&time, &tmv)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(tmv.tm_year + 1900)-\(two(tmv.tm_mon + 1))-\(two(tmv.tm_mday)) \(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec))"
+    }
+}
