@@ -38,6 +38,7 @@ let package = Package(
 
         .testTarget(name: "PickerProtocolTests", dependencies: ["PickerProtocol"]),
         .testTarget(name: "PickerEngineTests", dependencies: ["PickerEngine", "PickerProtocol"]),
+        .testTarget(name: "PickerDaemonTests", dependencies: ["PickerDaemon", "PickerProtocol"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PickerClient", "PickerProtocol", "PickerSystem"]),
     ]
 )

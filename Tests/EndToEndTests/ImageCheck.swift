@@ -1,0 +1,43 @@
+import Foundation
+
+/// Calls Tests/tools/imagecheck.py (Pillow): an independent judge of our output.
+enum ImageCheck {
+    struct Info: Decodable { var format: String; var width: Int; var height: Int; var mode: String }
+    struct Comparison: Decodable { var mad: Double; var edge_mad: Double; var width: Int; var height: Int }
+    struct Edges: Decodable { var top: Double; var bottom: Double; var left: Double; var right: Double; var mean: Double }
+
+    static var script: String { TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/imagecheck.py").path }
+
+    static func run<T: Decodable>(_ args: [String], as: T.Type) throws -> T {
+        let r = try runProcess(TestEnvironment.python, [script] + args)
+        guard r.exitCode == 0 else { throw CheckError.failed("imagecheck \(args): \(r.stderr)") }
+        return try JSONDecoder().decode(T.self, from: r.stdout)
+    }
+
+    static func info(_ file: URL) throws -> Info { try run(["info", file.path], as: Info.self) }
+
+    /// Mean absolute difference (0…255) of `output` against `reference` scaled to the same size.
+    static func compare(_ output: URL, _ reference: URL, upright: Bool) throws -> Double {
+        try comparison(output, reference, upright: upright).mad
+    }
+
+    static func comparison(_ output: URL, _ reference: URL, upright: Bool) throws -> Comparison {
+        try run(["compare", output.path, reference.path] + (upright ? ["--upright"] : []), as: Comparison.self)
+    }
+
+    static func edges(_ file: URL) throws -> Edges { try run(["edges", file.path], as: Edges.self) }
+
+    enum CheckError: Error { case failed(String) }
+}
+
+/// True when `data` starts with the PNG signature.
+func isPNG(_ data: Data) -> Bool { data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
+
+/// Width and height from a PNG's IHDR.
+func pngSize(_ data: Data) -> (Int, Int)? {
+    guard isPNG(data), data.count >= 24 else { return nil }
+    let b = [UInt8](data.prefix(24))
+    let w = Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19])
+    let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
+    return (w, h)
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Independent image checks for the end-to-end tests (Pillow, not pickerd's code).
+
+  imagecheck.py info FILE
+      {"format", "width", "height", "mode"}
+  imagecheck.py compare OUTPUT REFERENCE [--upright]
+      Mean absolute difference per channel (0-255) between OUTPUT and REFERENCE
+      scaled to OUTPUT's size with a full decode and Lanczos. --upright applies the
+      reference's EXIF orientation first. {"mad", "edge_mad" (outermost rows and
+      columns only: catches dark borders from a bad resample), "width", "height"}
+  imagecheck.py edges FILE
+      Mean brightness of the outermost rows and columns and of the whole image,
+      to catch black borders left by a bad resample. {"top", "bottom", "left", "right", "mean"}
+"""
+import json
+import sys
+
+from PIL import Image, ImageOps, ImageStat
+
+
+def rgb(img):
+    if img.mode in ("RGBA", "LA", "P"):
+        img = img.convert("RGBA")
+        background = Image.new("RGBA", img.size, (255, 255, 255, 255))
+        img = Image.alpha_composite(background, img)
+    return img.convert("RGB")
+
+
+def main(argv):
+    cmd = argv[1]
+    if cmd == "info":
+        with Image.open(argv[2]) as im:
+            im.load()
+            print(json.dumps({"format": im.format, "width": im.width, "height": im.height, "mode": im.mode}))
+    elif cmd == "compare":
+        out = rgb(Image.open(argv[2]))
+        ref = Image.open(argv[3])
+        if "--upright" in argv:
+            ref = ImageOps.exif_transpose(ref)
+        ref = rgb(ref).resize(out.size, Image.LANCZOS)
+        diff = [abs(a - b) for a, b in zip(out.tobytes(), ref.tobytes())]
+        w, h = out.size
+        edge = []
+        for box in ((0, 0, w, 1), (0, h - 1, w, h), (0, 0, 1, h), (w - 1, 0, w, h)):
+            edge += [abs(a - b) for a, b in zip(out.crop(box).tobytes(), ref.crop(box).tobytes())]
+        print(json.dumps({"mad": sum(diff) / max(1, len(diff)), "edge_mad": sum(edge) / max(1, len(edge)),
+                          "width": out.width, "height": out.height}))
+    elif cmd == "edges":
+        im = rgb(Image.open(argv[2])).convert("L")
+        w, h = im.size
+        def mean(box):
+            return ImageStat.Stat(im.crop(box)).mean[0]
+        print(json.dumps({"top": mean((0, 0, w, 1)), "bottom": mean((0, h - 1, w, h)),
+                          "left": mean((0, 0, 1, h)), "right": mean((w - 1, 0, w, h)),
+                          "mean": mean((0, 0, w, h))}))
+    else:
+        print("unknown command", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
