@@ -73,10 +73,12 @@ public final class PickerConnection {
     }
 
     /// Waits for the reply with `id` (replies may arrive in any order; others are dropped).
+    /// An error with id 0 is about the connection itself (refused, too busy) and is returned at once.
     public func receive(id: UInt32) throws(ClientError) -> Reply {
         while true {
             let frame = try nextFrame()
-            if frame.isEvent || frame.requestID != id { continue }
+            if frame.isEvent { continue }
+            if frame.requestID != id && !(frame.requestID == 0 && frame.type == MessageType.error.rawValue) { continue }
             do {
                 return try Reply(frame: frame)
             } catch {

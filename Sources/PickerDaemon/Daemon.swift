@@ -41,10 +41,10 @@ public enum Daemon {
             unlink(config.socketPath)
             return 1
         }
-        let started = monotonicSeconds()
+        let started = monotonicNow()
         service.library.rescan()
         let info = service.library.info
-        Log.info("library \(info.root): \(info.photoCount) photos in \(info.albumCount) albums, scanned in \(format1((monotonicSeconds() - started) * 1000)) ms")
+        Log.info("library \(info.root): \(info.photoCount) photos in \(info.albumCount) albums, scanned in \(format1((monotonicNow() - started) * 1000)) ms")
         Log.info("listening on \(config.socketPath) (pickerd \(version), cache \(config.cacheMB) MiB)")
 
         let signals = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in

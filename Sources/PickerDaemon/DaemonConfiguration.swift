@@ -1,7 +1,7 @@
 import PickerSystem
 
 /// pickerd's settings, from the command line and the environment.
-public struct DaemonConfiguration: Sendable {
+public struct DaemonConfiguration: Sendable, Equatable {
     public var libraryRoot: String
     public var socketPath: String
     public var cacheMB: Int

@@ -187,12 +187,12 @@ public final class Server: Sendable {
                 listening = false
                 _ = pk_epoll_ctl(epollFD, Int32(PK_EPOLL_CTL_DEL), listenFD, 0, 0)
                 FileDescriptorIO.close(listenFD)
-                drainDeadline = monotonicSeconds() + drainSeconds
+                drainDeadline = monotonicNow() + drainSeconds
                 for conn in Array(connections.values) { updateInterest(conn) }
             }
             if let deadline = drainDeadline {
                 let busy = connections.values.contains { $0.inFlight > 0 || $0.hasPendingOutput }
-                if !busy || monotonicSeconds() > deadline { break }
+                if !busy || monotonicNow() > deadline { break }
             }
             let n = events.withUnsafeMutableBufferPointer { buf in
                 pk_epoll_wait(epollFD, buf.baseAddress, Int32(buf.count), drainDeadline == nil ? -1 : 50)
@@ -245,10 +245,4 @@ public final class Server: Sendable {
         _ = try? bytes.withRawBytes { raw throws(SystemError) in try FileDescriptorIO.send(fd, raw) }
         FileDescriptorIO.close(fd)
     }
-}
-
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

@@ -1,4 +1,6 @@
-/// Every frame type. Requests are even, their replies the next odd number;
+/// Every frame type. Mostly a request is even and its own reply the next odd number;
+/// the exceptions: `hello` (0x01) is answered by `helloReply` (0x02), `error` (0x03) answers
+/// any request, and `sessionState` (0x11) answers every request that shows or changes one session.
 /// 0x80 and above are events. Numbers are never reused.
 public enum MessageType: UInt8, Sendable, CaseIterable {
     case hello = 0x01

@@ -98,7 +98,15 @@ extension Request {
         var r = ByteReader(frame.payload)
         switch type {
         case .hello:
-            self = .hello(Hello(version: try r.u16(), clientName: try r.string()))
+            let version = try r.u16()
+            guard version == ProtocolLimits.version else {
+                // Only the version's place is fixed across versions; the rest of another
+                // version's hello may be laid out differently. Read the name if it parses and
+                // ignore the rest, so the server answers unsupported_version, not malformed_frame.
+                self = .hello(Hello(version: version, clientName: (try? r.string()) ?? ""))
+                return
+            }
+            self = .hello(Hello(version: version, clientName: try r.string()))
         case .ping: self = .ping
         case .libraryInfo: self = .libraryInfo
         case .sessionList: self = .sessionList

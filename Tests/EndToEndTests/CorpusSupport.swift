@@ -20,27 +20,26 @@ final class CorpusDaemon: @unchecked Sendable {
 
     /// Photo names listed in an album (empty if the album does not exist: nothing in it was indexed).
     func photoNames(album: String) throws -> Set<String> {
-        do {
-            _ = try connection.call(.selectAlbum(session: session, .name(album)))
-        } catch ClientError.server(let e) where e.code == .noSuchAlbum {
-            return []
-        }
-        guard case .photos(let list) = try connection.call(.photos(session: session, sort: .name)) else { return [] }
-        return Set(list.photos.map(\.name))
+        let albums = try connection.call(.albums)
+        guard case .albums(let list) = albums, list.contains(where: { $0.name == album }) else { return [] }
+        _ = try connection.call(.selectAlbum(session: session, .name(album)))
+        guard case .photos(let photos) = try connection.call(.photos(session: session, sort: .name)) else { return [] }
+        return Set(photos.photos.map(\.name))
     }
 
     /// Selects and renders one photo; the reply or the daemon's error.
     func render(_ entry: ManifestEntry, format: ImageFormat = .png) throws -> Result<EncodedImage, PickerError> {
-        do {
+        let reply: Reply
+        do throws(ClientError) {
             _ = try connection.call(.selectAlbum(session: session, .name(entry.category)))
             _ = try connection.call(.selectPhoto(session: session, .name(entry.fileName)))
-            guard case .image(let img) = try connection.call(.getImage(ImageRequest(session: session, format: format))) else {
-                return .failure(PickerError(.internal, "not an image reply"))
-            }
-            return .success(img)
-        } catch ClientError.server(let e) {
+            reply = try connection.call(.getImage(ImageRequest(session: session, format: format)))
+        } catch {
+            guard case .server(let e) = error else { throw error }
             return .failure(e)
         }
+        guard case .image(let img) = reply else { return .failure(PickerError(.internal, "not an image reply")) }
+        return .success(img)
     }
 }
 

@@ -17,8 +17,8 @@ func runProcess(_ executable: String, _ args: [String], environment: [String: St
     defer { try? FileManager.default.removeItem(at: dir) }
     let outURL = dir.appendingPathComponent("out")
     let errURL = dir.appendingPathComponent("err")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let p = Process()
     p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = args
@@ -66,7 +66,7 @@ final class LiveDaemon: @unchecked Sendable {
     }
 
     func start() throws {
-        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let p = Process()
         p.executableURL = TestEnvironment.pickerd
         p.arguments = ["--library", library.path, "--socket", socketPath, "--state-dir", stateDirectory.path] + extraArguments

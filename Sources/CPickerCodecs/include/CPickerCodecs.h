@@ -1,0 +1,128 @@
+/*
+ * CPickerCodecs: libjpeg / libpng / libwebp calls and pixel kernels for pickerd.
+ *
+ * Every call that can longjmp (classic libjpeg, classic libpng) does its own
+ * setjmp inside C, so no Swift frame is ever unwound. Each function returns a
+ * pk_status and, on failure, writes a NUL-terminated message into the
+ * caller's `msg` buffer (PK_MSG_LEN bytes).
+ *
+ * Memory handed back to the caller (pk_image.pixels, encoded buffers) comes
+ * from malloc and must be released with pk_free. On failure nothing needs to
+ * be freed: outputs are left NULL.
+ *
+ * Pixel layout everywhere: 8-bit, interleaved, rows tightly packed unless a
+ * stride is given; 3 channels = RGB, 4 channels = RGBA (straight alpha).
+ */
+#ifndef CPICKERCODECS_H
+#define CPICKERCODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PK_MSG_LEN 256
+
+typedef enum pk_status {
+    PK_OK = 0,
+    PK_CORRUPT = 1,      /* damaged, truncated or not the claimed format */
+    PK_UNSUPPORTED = 2,  /* valid, but a variant we cannot decode (12-bit, lossless JPEG) */
+    PK_TOO_LARGE = 3,    /* declared size above the caller's pixel cap */
+    PK_NO_MEMORY = 4,    /* malloc failed */
+    PK_INVALID = 5       /* bad arguments from the caller (a bug in us) */
+} pk_status;
+
+/* A decoded image. pixels is malloc'd: release with pk_free. */
+typedef struct pk_image {
+    uint8_t *pixels;
+    int width;
+    int height;
+    int channels; /* 3 or 4 */
+} pk_image;
+
+/* Release memory returned by any pk_ function. NULL is fine. */
+void pk_free(void *p);
+
+/* ---- Header probes (no pixel allocation) ---- */
+
+/* Reads the JPEG header only: stored size. */
+int pk_jpeg_read_size(const uint8_t *data, size_t len, int *width, int *height,
+                      char *msg);
+
+/* ---- Decoders ---- */
+
+/* JPEG at DCT scale 1/scale_denom (1, 2, 4 or 8) to RGB.
+ * Declared width*height is checked against max_pixels right after the
+ * header is read, before anything is allocated for pixels.
+ * Warnings that mean lost image data (truncation, bad entropy data, ...)
+ * are errors; see pk_jpeg.c for the policy. */
+int pk_jpeg_decode(const uint8_t *data, size_t len, int scale_denom,
+                   uint64_t max_pixels, pk_image *out, char *msg);
+
+/* PNG of any colour type / bit depth / interlace to RGB (no alpha) or RGBA. */
+int pk_png_decode(const uint8_t *data, size_t len, uint64_t max_pixels,
+                  pk_image *out, char *msg);
+
+/* Reads the WebP header: canvas size, alpha and animation flags. */
+int pk_webp_info(const uint8_t *data, size_t len, int *width, int *height,
+                 int *has_alpha, int *has_animation, char *msg);
+
+/* WebP to RGB (no alpha) or RGBA. If scaled_width and scaled_height are both
+ * > 0, libwebp's scaler produces that size (still images only; animations
+ * return their first frame at full canvas size). */
+int pk_webp_decode(const uint8_t *data, size_t len, int scaled_width,
+                   int scaled_height, uint64_t max_pixels, pk_image *out,
+                   char *msg);
+
+/* ---- Encoders (to a malloc'd buffer; release with pk_free) ---- */
+
+/* PNG; compression_level 0-9 (1-2 recommended for speed). */
+int pk_png_encode(const uint8_t *pixels, int width, int height, int channels,
+                  int compression_level, uint8_t **out, size_t *out_len,
+                  char *msg);
+
+/* JPEG baseline, 4:2:0, quality 1-100. channels must be 3. */
+int pk_jpeg_encode(const uint8_t *pixels, int width, int height, int channels,
+                   int quality, uint8_t **out, size_t *out_len, char *msg);
+
+/* Lossy WebP, quality 1-100, RGB or RGBA. */
+int pk_webp_encode(const uint8_t *pixels, int width, int height, int channels,
+                   int quality, uint8_t **out, size_t *out_len, char *msg);
+
+/* ---- Pixel kernels ---- */
+
+/* Lanczos-3 resample of the rectangle (crop_x, crop_y, crop_w, crop_h) of src
+ * (src_w x src_h, channels 3/4, row stride src_w*channels) to dst_w x dst_h.
+ * Alpha is premultiplied during filtering. Large reductions are first
+ * box-reduced by an integer factor that leaves at least 2x for Lanczos.
+ * Output is tightly packed with the same channel count. */
+int pk_resample(const uint8_t *src, int src_w, int src_h, int channels,
+                int crop_x, int crop_y, int crop_w, int crop_h,
+                int dst_w, int dst_h, uint8_t **out);
+
+/* Applies EXIF orientation 1-8 (to make a stored image upright) into a new
+ * buffer; out_w/out_h receive the upright size. Orientation 1 copies. */
+int pk_orient(const uint8_t *src, int width, int height, int channels,
+              int orientation, uint8_t **out, int *out_w, int *out_h);
+
+/* Flattens RGBA over the solid colour (r,g,b) into a new RGB buffer. */
+int pk_flatten(const uint8_t *rgba, int width, int height, uint8_t r,
+               uint8_t g, uint8_t b, uint8_t **out);
+
+/* Draws src (RGB or RGBA, alpha blended) onto an RGB canvas at (x, y),
+ * clipping at the canvas edges. */
+void pk_draw_onto(uint8_t *canvas, int canvas_w, int canvas_h,
+                  const uint8_t *src, int src_w, int src_h, int src_channels,
+                  int x, int y);
+
+/* Fills an RGB canvas with one colour. */
+void pk_fill_rgb(uint8_t *canvas, int width, int height, uint8_t r, uint8_t g,
+                 uint8_t b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

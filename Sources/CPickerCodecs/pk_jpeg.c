@@ -1,0 +1,322 @@
+/*
+ * JPEG decode/encode with the classic libjpeg API (libjpeg-turbo).
+ *
+ * Error policy: libjpeg reports fatal errors through error_exit (we longjmp
+ * back to the setjmp in the same C function) and data problems through
+ * emit_message(-1) warnings, after which it carries on and fills the missing
+ * part with grey. pickerd must not show such a picture as if it were fine, so
+ * warnings that mean image data was lost are turned into errors:
+ *   - JWRN_JPEG_EOF       "Premature end of JPEG file" (truncation)
+ *   - JWRN_MUST_RESYNC    "found marker ... instead of RSTn" (sync lost)
+ *   - JWRN_BOGUS_PROGRESSION, JWRN_NOT_SEQUENTIAL (broken scan structure)
+ *   - JWRN_HIT_MARKER "premature end of data segment" and
+ *     JWRN_HUFF_BAD_CODE / JWRN_ARITH_BAD_CODE "bad Huffman code", unless
+ *     the file has restart markers: then the damage stays inside one restart
+ *     interval (libjpeg resynchronises at the next RSTn), which real files
+ *     that every viewer displays do carry; tolerated up to
+ *     PK_JPEG_MAX_DAMAGED times, beyond that the picture is mostly lost.
+ * JWRN_EXTRANEOUS_DATA ("N extraneous bytes before marker": junk between
+ * segments or before RSTn/EOI, pixels intact) is tolerated up to
+ * PK_JPEG_MAX_EXTRANEOUS times. Harmless warnings (unknown JFIF revision,
+ * Adobe transform code, bad ICC marker) are ignored.
+ */
+#include <stdio.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+#include "CPickerCodecs.h"
+
+#define PK_JPEG_MAX_EXTRANEOUS 256
+#define PK_JPEG_MAX_DAMAGED 32
+/* Progressive files with absurd scan counts are a CPU bomb. */
+#define PK_JPEG_MAX_SCANS 1000
+
+typedef struct pk_jerr {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    char *msg;
+    int status;
+    int extraneous;
+    int damaged;
+} pk_jerr;
+
+static int pk_jpeg_status_for(int code) {
+    switch (code) {
+    case JERR_BAD_PRECISION:
+    case JERR_SOF_UNSUPPORTED:
+    case JERR_NOT_COMPILED:
+        return PK_UNSUPPORTED;
+    case JERR_IMAGE_TOO_BIG:
+        return PK_TOO_LARGE;
+    case JERR_OUT_OF_MEMORY:
+        return PK_NO_MEMORY;
+    default:
+        return PK_CORRUPT;
+    }
+}
+
+static void pk_jpeg_fail(j_common_ptr cinfo, int status) {
+    pk_jerr *err = (pk_jerr *)cinfo->err;
+    char buffer[JMSG_LENGTH_MAX];
+    cinfo->err->format_message(cinfo, buffer);
+    if (err->msg) snprintf(err->msg, PK_MSG_LEN, "%s", buffer);
+    err->status = status;
+    longjmp(err->jump, 1);
+}
+
+static void pk_jpeg_error_exit(j_common_ptr cinfo) {
+    pk_jpeg_fail(cinfo, pk_jpeg_status_for(cinfo->err->msg_code));
+}
+
+static void pk_jpeg_emit_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) return; /* trace messages */
+    pk_jerr *err = (pk_jerr *)cinfo->err;
+    switch (cinfo->err->msg_code) {
+    case JWRN_JPEG_EOF:
+    case JWRN_MUST_RESYNC:
+    case JWRN_BOGUS_PROGRESSION:
+    case JWRN_NOT_SEQUENTIAL:
+        pk_jpeg_fail(cinfo, PK_CORRUPT);
+        break;
+    case JWRN_HIT_MARKER:
+    case JWRN_HUFF_BAD_CODE:
+    case JWRN_ARITH_BAD_CODE: {
+        int restarts = cinfo->is_decompressor &&
+                       ((j_decompress_ptr)cinfo)->restart_interval > 0;
+        if (!restarts || ++err->damaged > PK_JPEG_MAX_DAMAGED)
+            pk_jpeg_fail(cinfo, PK_CORRUPT);
+        break;
+    }
+    case JWRN_EXTRANEOUS_DATA:
+        if (++err->extraneous > PK_JPEG_MAX_EXTRANEOUS) pk_jpeg_fail(cinfo, PK_CORRUPT);
+        break;
+    default:
+        break;
+    }
+}
+
+static void pk_jpeg_progress(j_common_ptr cinfo) {
+    if (cinfo->is_decompressor) {
+        j_decompress_ptr d = (j_decompress_ptr)cinfo;
+        if (d->input_scan_number > PK_JPEG_MAX_SCANS) {
+            pk_jerr *err = (pk_jerr *)cinfo->err;
+            if (err->msg)
+                snprintf(err->msg, PK_MSG_LEN, "too many progressive scans (over %d)",
+                         PK_JPEG_MAX_SCANS);
+            err->status = PK_CORRUPT;
+            longjmp(err->jump, 1);
+        }
+    }
+}
+
+static void pk_jpeg_init_err(pk_jerr *err, char *msg) {
+    jpeg_std_error(&err->pub);
+    err->pub.error_exit = pk_jpeg_error_exit;
+    err->pub.emit_message = pk_jpeg_emit_message;
+    err->msg = msg;
+    err->status = PK_OK;
+    err->extraneous = 0;
+    err->damaged = 0;
+}
+
+static void pk_set_msg(char *msg, const char *text) {
+    if (msg) snprintf(msg, PK_MSG_LEN, "%s", text);
+}
+
+int pk_jpeg_read_size(const uint8_t *data, size_t len, int *width, int *height,
+                      char *msg) {
+    if (!data || len == 0) {
+        pk_set_msg(msg, "empty file");
+        return PK_CORRUPT;
+    }
+    struct jpeg_decompress_struct cinfo;
+    pk_jerr err;
+    pk_jpeg_init_err(&err, msg);
+    cinfo.err = &err.pub;
+    if (setjmp(err.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return err.status;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)len);
+    jpeg_read_header(&cinfo, TRUE);
+    *width = (int)cinfo.image_width;
+    *height = (int)cinfo.image_height;
+    jpeg_destroy_decompress(&cinfo);
+    return PK_OK;
+}
+
+/* Adobe writes CMYK/YCCK inverted (0 = full ink); others write it plain. */
+static void pk_cmyk_row_to_rgb(const uint8_t *in, uint8_t *out, int width,
+                               int inverted) {
+    for (int x = 0; x < width; x++) {
+        unsigned c = in[4 * x], m = in[4 * x + 1], y = in[4 * x + 2], k = in[4 * x + 3];
+        if (!inverted) {
+            c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k;
+        }
+        /* now c,m,y,k are "amount of paper left": rgb = c*k/255 */
+        out[3 * x] = (uint8_t)((c * k + 127) / 255);
+        out[3 * x + 1] = (uint8_t)((m * k + 127) / 255);
+        out[3 * x + 2] = (uint8_t)((y * k + 127) / 255);
+    }
+}
+
+int pk_jpeg_decode(const uint8_t *data, size_t len, int scale_denom,
+                   uint64_t max_pixels, pk_image *out, char *msg) {
+    if (!out) return PK_INVALID;
+    out->pixels = NULL;
+    out->width = out->height = out->channels = 0;
+    if (!data || len == 0) {
+        pk_set_msg(msg, "empty file");
+        return PK_CORRUPT;
+    }
+    if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) {
+        pk_set_msg(msg, "invalid scale denominator");
+        return PK_INVALID;
+    }
+
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_progress_mgr progress;
+    pk_jerr err;
+    uint8_t *volatile pixels = NULL;
+    uint8_t *volatile row = NULL;
+
+    pk_jpeg_init_err(&err, msg);
+    cinfo.err = &err.pub;
+    if (setjmp(err.jump)) {
+        free(pixels);
+        free(row);
+        jpeg_destroy_decompress(&cinfo);
+        return err.status;
+    }
+    jpeg_create_decompress(&cinfo);
+    progress.progress_monitor = pk_jpeg_progress;
+    cinfo.progress = &progress;
+    jpeg_mem_src(&cinfo, data, (unsigned long)len);
+    jpeg_read_header(&cinfo, TRUE);
+
+    uint64_t declared = (uint64_t)cinfo.image_width * (uint64_t)cinfo.image_height;
+    if (declared > max_pixels) {
+        if (msg)
+            snprintf(msg, PK_MSG_LEN,
+                     "image too large: %ux%u (%.1f Mpx) exceeds the limit of %.1f Mpx",
+                     cinfo.image_width, cinfo.image_height, declared / 1e6,
+                     max_pixels / 1e6);
+        jpeg_destroy_decompress(&cinfo);
+        return PK_TOO_LARGE;
+    }
+
+    int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    int inverted = cmyk && cinfo.saw_Adobe_marker;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGB;
+    cinfo.scale_num = 1;
+    cinfo.scale_denom = (unsigned)scale_denom;
+
+    jpeg_start_decompress(&cinfo);
+    int w = (int)cinfo.output_width, h = (int)cinfo.output_height;
+    if (w <= 0 || h <= 0) {
+        pk_set_msg(msg, "empty image");
+        jpeg_destroy_decompress(&cinfo);
+        return PK_CORRUPT;
+    }
+    size_t stride = (size_t)w * 3;
+    pixels = malloc(stride * (size_t)h);
+    if (cmyk) row = malloc((size_t)w * 4);
+    if (!pixels || (cmyk && !row)) {
+        free(pixels);
+        free(row);
+        pk_set_msg(msg, "out of memory");
+        jpeg_destroy_decompress(&cinfo);
+        return PK_NO_MEMORY;
+    }
+
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JDIMENSION y = cinfo.output_scanline;
+        if (cmyk) {
+            JSAMPROW rows[1] = {row};
+            if (jpeg_read_scanlines(&cinfo, rows, 1) != 1) break;
+            pk_cmyk_row_to_rgb(row, pixels + (size_t)y * stride, w, inverted);
+        } else {
+            JSAMPROW rows[8];
+            int n = 0;
+            for (; n < 8 && y + (JDIMENSION)n < cinfo.output_height; n++)
+                rows[n] = pixels + (size_t)(y + n) * stride;
+            if (jpeg_read_scanlines(&cinfo, rows, (JDIMENSION)n) == 0) break;
+        }
+    }
+    if (cinfo.output_scanline < cinfo.output_height) {
+        free(pixels);
+        free(row);
+        pk_set_msg(msg, "incomplete image data");
+        jpeg_destroy_decompress(&cinfo);
+        return PK_CORRUPT;
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    free(row);
+
+    out->pixels = pixels;
+    out->width = w;
+    out->height = h;
+    out->channels = 3;
+    return PK_OK;
+}
+
+int pk_jpeg_encode(const uint8_t *pixels, int width, int height, int channels,
+                   int quality, uint8_t **out, size_t *out_len, char *msg) {
+    if (!out || !out_len) return PK_INVALID;
+    *out = NULL;
+    *out_len = 0;
+    if (!pixels || width <= 0 || height <= 0 || channels != 3) {
+        pk_set_msg(msg, "JPEG encoder needs an RGB image");
+        return PK_INVALID;
+    }
+    const int q = quality < 1 ? 1 : (quality > 100 ? 100 : quality);
+
+    struct jpeg_compress_struct cinfo;
+    pk_jerr err;
+    /* Address-taken (libjpeg updates it as the buffer grows), so it lives in
+     * memory and is valid after longjmp. */
+    unsigned char *dest = NULL;
+    unsigned long size = 0;
+
+    pk_jpeg_init_err(&err, msg);
+    cinfo.err = &err.pub;
+    if (setjmp(err.jump)) {
+        jpeg_destroy_compress(&cinfo);
+        free(dest);
+        return err.status == PK_OK ? PK_CORRUPT : err.status;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, &dest, &size);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = 3;
+    cinfo.in_color_space = JCS_EXT_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, q, TRUE);
+    /* 4:2:0 chroma subsampling */
+    cinfo.comp_info[0].h_samp_factor = 2;
+    cinfo.comp_info[0].v_samp_factor = 2;
+    cinfo.comp_info[1].h_samp_factor = 1;
+    cinfo.comp_info[1].v_samp_factor = 1;
+    cinfo.comp_info[2].h_samp_factor = 1;
+    cinfo.comp_info[2].v_samp_factor = 1;
+    cinfo.optimize_coding = TRUE;
+    jpeg_start_compress(&cinfo, TRUE);
+    size_t stride = (size_t)width * 3;
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW rows[1] = {(JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride)};
+        jpeg_write_scanlines(&cinfo, rows, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    /* jpeg_mem_dest's buffer comes from malloc, so pk_free can release it. */
+    *out = dest;
+    *out_len = size;
+    return PK_OK;
+}

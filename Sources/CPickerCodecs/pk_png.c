@@ -1,0 +1,214 @@
+/*
+ * PNG decode/encode with the classic libpng API.
+ *
+ * libpng's error callback must not return: ours longjmps to the setjmp in the
+ * calling C function. Warnings (bad ancillary chunks, CRC errors in ancillary
+ * chunks, extra compressed data) are ignored: libpng has already skipped the
+ * damaged chunk and the pixels are complete. Errors in critical chunks
+ * (IHDR, PLTE, IDAT, IEND), zlib errors and truncation fail the decode.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <png.h>
+
+#include "CPickerCodecs.h"
+
+/* Decompressed ancillary chunks (zTXt, iCCP, ...) are capped so text-chunk
+ * bombs stay bounded; the number of cached unknown/text chunks too. */
+#define PK_PNG_CHUNK_MALLOC_MAX (8u * 1024u * 1024u)
+#define PK_PNG_CHUNK_CACHE_MAX 256u
+
+typedef struct pk_png_err {
+    jmp_buf jump;
+    char *msg;
+    int status;
+} pk_png_err;
+
+typedef struct pk_png_src {
+    const uint8_t *data;
+    size_t len;
+    size_t pos;
+} pk_png_src;
+
+static void pk_png_error(png_structp png, png_const_charp text) {
+    pk_png_err *err = (pk_png_err *)png_get_error_ptr(png);
+    if (err->msg) snprintf(err->msg, PK_MSG_LEN, "%s", text ? text : "PNG error");
+    if (err->status == PK_OK) err->status = PK_CORRUPT;
+    longjmp(err->jump, 1);
+}
+
+static void pk_png_warning(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text;
+}
+
+static void pk_png_read(png_structp png, png_bytep out, size_t count) {
+    pk_png_src *src = (pk_png_src *)png_get_io_ptr(png);
+    if (count > src->len - src->pos) {
+        png_error(png, "unexpected end of file (truncated PNG)");
+    }
+    memcpy(out, src->data + src->pos, count);
+    src->pos += count;
+}
+
+int pk_png_decode(const uint8_t *data, size_t len, uint64_t max_pixels,
+                  pk_image *out, char *msg) {
+    if (!out) return PK_INVALID;
+    out->pixels = NULL;
+    out->width = out->height = out->channels = 0;
+    if (!data || len < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
+        if (msg) snprintf(msg, PK_MSG_LEN, "not a PNG file (bad signature)");
+        return PK_CORRUPT;
+    }
+
+    pk_png_err err = {.msg = msg, .status = PK_OK};
+    pk_png_src src = {.data = data, .len = len, .pos = 0};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &err,
+                                             pk_png_error, pk_png_warning);
+    if (!png) {
+        if (msg) snprintf(msg, PK_MSG_LEN, "out of memory");
+        return PK_NO_MEMORY;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        if (msg) snprintf(msg, PK_MSG_LEN, "out of memory");
+        return PK_NO_MEMORY;
+    }
+    uint8_t *volatile pixels = NULL;
+    png_bytep *volatile rows = NULL;
+
+    if (setjmp(err.jump)) {
+        free(pixels);
+        free(rows);
+        png_destroy_read_struct(&png, &info, NULL);
+        return err.status == PK_OK ? PK_CORRUPT : err.status;
+    }
+    png_set_read_fn(png, &src, pk_png_read);
+    /* libpng's own per-side limit (its default, stated here); the pixel cap
+     * below is the real bound. */
+    png_set_user_limits(png, 1000000, 1000000);
+    png_set_chunk_malloc_max(png, PK_PNG_CHUNK_MALLOC_MAX);
+    png_set_chunk_cache_max(png, PK_PNG_CHUNK_CACHE_MAX);
+    png_read_info(png, info);
+
+    png_uint_32 w = 0, h = 0;
+    int bit_depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(png, info, &w, &h, &bit_depth, &color_type, &interlace, NULL, NULL);
+    uint64_t declared = (uint64_t)w * (uint64_t)h;
+    if (declared > max_pixels) {
+        if (msg)
+            snprintf(msg, PK_MSG_LEN,
+                     "image too large: %ux%u (%.1f Mpx) exceeds the limit of %.1f Mpx",
+                     (unsigned)w, (unsigned)h, declared / 1e6, max_pixels / 1e6);
+        png_destroy_read_struct(&png, &info, NULL);
+        return PK_TOO_LARGE;
+    }
+
+    png_set_expand(png); /* palette -> RGB, gray < 8 bit -> 8 bit, tRNS -> alpha */
+    png_set_scale_16(png); /* 16 -> 8 bit with rounding */
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA)
+        png_set_gray_to_rgb(png);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+
+    int channels = png_get_channels(png, info);
+    size_t rowbytes = png_get_rowbytes(png, info);
+    if ((channels != 3 && channels != 4) || rowbytes != (size_t)w * (size_t)channels) {
+        if (msg) snprintf(msg, PK_MSG_LEN, "unexpected PNG pixel layout");
+        png_destroy_read_struct(&png, &info, NULL);
+        return PK_UNSUPPORTED;
+    }
+    pixels = malloc(rowbytes * h);
+    rows = malloc(sizeof(png_bytep) * h);
+    if (!pixels || !rows) {
+        free(pixels);
+        free(rows);
+        png_destroy_read_struct(&png, &info, NULL);
+        if (msg) snprintf(msg, PK_MSG_LEN, "out of memory");
+        return PK_NO_MEMORY;
+    }
+    for (png_uint_32 y = 0; y < h; y++) rows[y] = pixels + (size_t)y * rowbytes;
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+    free(rows);
+
+    out->pixels = pixels;
+    out->width = (int)w;
+    out->height = (int)h;
+    out->channels = channels;
+    return PK_OK;
+}
+
+typedef struct pk_buffer {
+    uint8_t *data;
+    size_t len;
+    size_t cap;
+} pk_buffer;
+
+static void pk_png_write(png_structp png, png_bytep bytes, size_t count) {
+    pk_buffer *buf = (pk_buffer *)png_get_io_ptr(png);
+    if (count > SIZE_MAX - buf->len) png_error(png, "output too large");
+    if (buf->len + count > buf->cap) {
+        size_t cap = buf->cap ? buf->cap : 65536;
+        while (cap < buf->len + count) cap *= 2;
+        uint8_t *grown = realloc(buf->data, cap);
+        if (!grown) png_error(png, "out of memory");
+        buf->data = grown;
+        buf->cap = cap;
+    }
+    memcpy(buf->data + buf->len, bytes, count);
+    buf->len += count;
+}
+
+static void pk_png_flush(png_structp png) { (void)png; }
+
+int pk_png_encode(const uint8_t *pixels, int width, int height, int channels,
+                  int compression_level, uint8_t **out, size_t *out_len,
+                  char *msg) {
+    if (!out || !out_len) return PK_INVALID;
+    *out = NULL;
+    *out_len = 0;
+    if (!pixels || width <= 0 || height <= 0 || (channels != 3 && channels != 4)) {
+        if (msg) snprintf(msg, PK_MSG_LEN, "PNG encoder needs an RGB or RGBA image");
+        return PK_INVALID;
+    }
+    const int level = compression_level < 0 ? 0 : (compression_level > 9 ? 9 : compression_level);
+
+    pk_png_err err = {.msg = msg, .status = PK_OK};
+    /* Address-taken: lives in memory, valid after longjmp. */
+    pk_buffer buf = {NULL, 0, 0};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &err,
+                                              pk_png_error, pk_png_warning);
+    if (!png) return PK_NO_MEMORY;
+    png_infop info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_write_struct(&png, NULL);
+        return PK_NO_MEMORY;
+    }
+    if (setjmp(err.jump)) {
+        png_destroy_write_struct(&png, &info);
+        free(buf.data);
+        return PK_NO_MEMORY;
+    }
+    png_set_write_fn(png, &buf, pk_png_write, pk_png_flush);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
+                 channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, level);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+    png_write_info(png, info);
+    size_t stride = (size_t)width * (size_t)channels;
+    for (int y = 0; y < height; y++)
+        png_write_row(png, (png_const_bytep)(pixels + (size_t)y * stride));
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+
+    *out = buf.data;
+    *out_len = buf.len;
+    return PK_OK;
+}

@@ -1,0 +1,81 @@
+import PickerSystem
+
+/// pickerd's command line: `--opt value` and `--opt=value`.
+public enum DaemonCommandLine {
+    public enum Parsed: Equatable {
+        case run(DaemonConfiguration)
+        case help
+        case version
+    }
+
+    public static let usage = """
+        Usage: pickerd [--library DIR] [--socket PATH] [--cache-mb N] [--state-dir DIR] [--max-megapixels N]
+
+        The pickerd photo-picker daemon. Indexes a photo library and serves picker sessions
+        to clients (pickerctl, editor plugins, scripts) over a Unix socket. Runs in the
+        foreground and logs to stderr; stop it with Ctrl-C or SIGTERM.
+
+        Options:
+          --library DIR        photo library root (default: $PICKER_LIBRARY, the XDG pictures folder, ~/Pictures)
+          --socket PATH        socket to listen on (default: $PICKER_SOCKET, $XDG_RUNTIME_DIR/pickerd.sock,
+                               /tmp/pickerd-$UID/pickerd.sock)
+          --cache-mb N         memory for rendered images, in MiB (default 256)
+          --state-dir DIR      where sessions are saved (default: $XDG_STATE_HOME/pickerd, ~/.local/state/pickerd)
+          --max-megapixels N   refuse images declaring more pixels than this (default 200)
+          --version            print the version
+          -h, --help           show this help
+
+        Environment: PICKERD_LOG_LEVEL=debug|info|error|fault (default info).
+
+        """
+
+    /// - Throws: a message for a usage error (exit code 2).
+    public static func parse(_ args: [String], environment env: [String: String]) throws(UsageError) -> Parsed {
+        var library: String? = nil
+        var socket: String? = nil
+        var cacheMB = 256
+        var stateDir: String? = nil
+        var maxMP = 200
+        var i = 0
+
+        func value(_ name: String) throws(UsageError) -> String {
+            if let eq = args[i].firstIndex(of: "=") { return String(args[i][args[i].index(after: eq)...]) }
+            i += 1
+            guard i < args.count else { throw UsageError(message: "\(name) needs a value") }
+            return args[i]
+        }
+        func intValue(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+            let raw = try value(name)
+            guard let n = Int(raw), range.contains(n) else {
+                throw UsageError(message: "\(name) must be a whole number in \(range.lowerBound)…\(range.upperBound), not '\(raw)'")
+            }
+            return n
+        }
+
+        while i < args.count {
+            let a = args[i]
+            let key = a.hasPrefix("--") ? (a.split(separator: "=", maxSplits: 1).first.map(String.init) ?? a) : a
+            switch key {
+            case "-h", "--help": return .help
+            case "--version": return .version
+            case "--library": library = try value(key)
+            case "--socket": socket = try value(key)
+            case "--cache-mb": cacheMB = try intValue(key, 0...65536)
+            case "--state-dir": stateDir = try value(key)
+            case "--max-megapixels": maxMP = try intValue(key, 1...10000)
+            default: throw UsageError(message: "unknown option '\(a)'")
+            }
+            i += 1
+        }
+        return .run(DaemonConfiguration(
+            libraryRoot: library ?? DaemonConfiguration.defaultLibrary(env),
+            socketPath: socket ?? DefaultSocketPath.resolve(environment: env),
+            cacheMB: cacheMB,
+            stateDirectory: stateDir ?? DaemonConfiguration.defaultStateDirectory(env),
+            maxMegapixels: maxMP))
+    }
+
+    public struct UsageError: Error, Equatable {
+        public var message: String
+    }
+}

@@ -1,0 +1,69 @@
+import CPickerCodecs
+import PickerProtocol
+
+/// Turns the status and message a CPickerCodecs call returns into a PickerError
+/// that names the photo.
+enum CodecResult {
+    /// Size of the message buffer every C call writes into.
+    static let messageCapacity = Int(PK_MSG_LEN)
+
+    /// A zeroed message buffer for one C call.
+    static func messageBuffer() -> [CChar] {
+        [CChar](repeating: 0, count: messageCapacity)
+    }
+
+    /// The NUL-terminated text in a message buffer.
+    static func text(_ buffer: [CChar]) -> String {
+        let bytes = buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The PickerError for a failed C call.
+    ///
+    /// - Parameters:
+    ///   - status: a `pk_status` value other than `PK_OK`.
+    ///   - message: the C message text.
+    ///   - format: the format being decoded or encoded (for the wording).
+    ///   - photoName: the photo the message names.
+    static func error(status: Int32, message: String, format: ImageFormat,
+                      photoName: String) -> PickerError {
+        let detail = message.isEmpty ? "unknown error" : message
+        switch UInt32(bitPattern: status) {
+        case PK_CORRUPT.rawValue:
+            return PickerError(.corruptImage, "\(photoName): corrupt \(format.displayName) data: \(detail)")
+        case PK_UNSUPPORTED.rawValue:
+            return PickerError(.unsupportedImage,
+                               "\(photoName): unsupported \(format.displayName) variant: \(detail)")
+        case PK_TOO_LARGE.rawValue:
+            let prefix = "image too large: "
+            let rest = detail.hasPrefix(prefix) ? String(detail.dropFirst(prefix.count)) : detail
+            return PickerError(.imageTooLarge, "\(photoName): image too large: \(rest)")
+        case PK_NO_MEMORY.rawValue:
+            return PickerError(.imageTooLarge, "\(photoName): not enough memory to process the image")
+        default:
+            return PickerError(.internal, "\(photoName): internal image error: \(detail)")
+        }
+    }
+
+    /// Copies a malloc'd C buffer into an array and frees it.
+    static func adopt(_ pointer: UnsafeMutablePointer<UInt8>?, count: Int) -> [UInt8]? {
+        guard let pointer else { return nil }
+        defer { pk_free(pointer) }
+        guard count > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: pointer, count: count))
+    }
+
+    /// Takes ownership of a decoded `pk_image`: copies it into a PixelImage and frees it.
+    static func adopt(_ image: pk_image) -> PixelImage? {
+        let w = Int(image.width), h = Int(image.height), c = Int(image.channels)
+        guard w > 0, h > 0, c == 3 || c == 4 else {
+            pk_free(image.pixels)
+            return nil
+        }
+        guard let bytes = adopt(image.pixels, count: w * h * c) else { return nil }
+        return PixelImage(unchecked: w, height: h, channels: c, pixels: bytes)
+    }
+
+    /// The pixel cap as the C side wants it.
+    static func cap(_ maxPixels: Int) -> UInt64 { UInt64(max(0, maxPixels)) }
+}

@@ -1,0 +1,48 @@
+import CPickerCodecs
+import PickerProtocol
+
+/// Encodes pixels to PNG, JPEG or WebP in memory.
+public enum ImageEncoder {
+    /// zlib level for PNG output: fast, output a little larger than level 6.
+    public static let pngCompressionLevel = 1
+    /// Colour under transparent pixels when writing JPEG, which has no alpha.
+    public static let jpegMatte = RGBColor.white
+
+    /// Encodes `image`.
+    ///
+    /// - Parameters:
+    ///   - image: RGB or RGBA pixels.
+    ///   - format: the output format. PNG and WebP keep alpha; JPEG (baseline,
+    ///     4:2:0) flattens it over `jpegMatte`.
+    ///   - quality: 1–100 for JPEG and WebP (clamped); ignored for PNG.
+    /// - Returns: the encoded file bytes.
+    /// - Throws: `.invalidArgument` for sizes the format cannot hold
+    ///   (WebP: 16383 px a side), `.internal` when the encoder fails.
+    public static func encode(_ image: PixelImage, as format: ImageFormat,
+                              quality: Int) throws(PickerError) -> [UInt8] {
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        var length = 0
+        var message = CodecResult.messageBuffer()
+        let q = Int32(min(100, max(1, quality)))
+        let status: Int32
+        switch format {
+        case .png:
+            status = pk_png_encode(image.pixels, Int32(image.width), Int32(image.height),
+                                   Int32(image.channels), Int32(pngCompressionLevel),
+                                   &output, &length, &message)
+        case .jpeg:
+            let rgb = try Compositor.flatten(image, over: jpegMatte)
+            status = pk_jpeg_encode(rgb.pixels, Int32(rgb.width), Int32(rgb.height), 3, q,
+                                    &output, &length, &message)
+        case .webp:
+            status = pk_webp_encode(image.pixels, Int32(image.width), Int32(image.height),
+                                    Int32(image.channels), q, &output, &length, &message)
+        }
+        guard status == 0, let bytes = CodecResult.adopt(output, count: length) else {
+            let text = CodecResult.text(message)
+            let code: ErrorCode = UInt32(bitPattern: status) == PK_INVALID.rawValue ? .invalidArgument : .internal
+            throw PickerError(code, "\(format.displayName) encoding of a \(image.size) image failed: \(text)")
+        }
+        return bytes
+    }
+}

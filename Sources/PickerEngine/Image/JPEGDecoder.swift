@@ -1,0 +1,39 @@
+import CPickerCodecs
+import PickerProtocol
+
+/// JPEG decoding through libjpeg-turbo (classic API, in CPickerCodecs).
+///
+/// Output is always RGB: greyscale is expanded, CMYK/YCCK (Adobe-inverted or
+/// plain) converted. Warnings that mean lost image data (truncation, damaged
+/// entropy data outside restart intervals, broken progression) are errors.
+public enum JPEGDecoder {
+    /// Decodes a JPEG at DCT scale 1/`scaleDenominator`.
+    ///
+    /// - Parameters:
+    ///   - data: the whole file.
+    ///   - scaleDenominator: 1, 2, 4 or 8 (see `ShrinkFactor`); each side of the
+    ///     result is the stored side divided by it, rounded up.
+    ///   - maxPixels: declared width × height above this is refused before any
+    ///     pixel buffer is allocated.
+    ///   - photoName: the name error messages use.
+    /// - Throws: `.corruptImage`, `.unsupportedImage` (12-bit, lossless),
+    ///   `.imageTooLarge`.
+    public static func decode(_ data: [UInt8], scaleDenominator: Int = 1, maxPixels: Int,
+                              photoName: String) throws(PickerError) -> PixelImage {
+        let denominator = [1, 2, 4, 8].contains(scaleDenominator) ? scaleDenominator : 1
+        var message = CodecResult.messageBuffer()
+        var image = pk_image()
+        let status = data.withUnsafeBufferPointer { buffer in
+            pk_jpeg_decode(buffer.baseAddress, buffer.count, Int32(denominator),
+                           CodecResult.cap(maxPixels), &image, &message)
+        }
+        guard status == 0 else {
+            throw CodecResult.error(status: status, message: CodecResult.text(message),
+                                    format: .jpeg, photoName: photoName)
+        }
+        guard let result = CodecResult.adopt(image) else {
+            throw PickerError(.internal, "\(photoName): JPEG decoder returned no pixels")
+        }
+        return result
+    }
+}

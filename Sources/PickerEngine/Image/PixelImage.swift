@@ -1,0 +1,58 @@
+/// A decoded picture in memory: 8-bit interleaved RGB or RGBA, rows tightly packed.
+///
+/// RGBA uses straight (not premultiplied) alpha.
+public struct PixelImage: Sendable, Equatable {
+    /// Width in pixels (> 0).
+    public var width: Int
+    /// Height in pixels (> 0).
+    public var height: Int
+    /// 3 (RGB) or 4 (RGBA).
+    public var channels: Int
+    /// `width * height * channels` bytes, row after row.
+    public var pixels: [UInt8]
+
+    /// Wraps pixel bytes; returns nil when the sizes do not match
+    /// or `channels` is not 3 or 4.
+    public init?(width: Int, height: Int, channels: Int, pixels: [UInt8]) {
+        guard width > 0, height > 0, channels == 3 || channels == 4,
+              pixels.count == width * height * channels else { return nil }
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.pixels = pixels
+    }
+
+    /// An image filled with one colour (alpha only used when `channels` is 4).
+    public init(width: Int, height: Int, channels: Int = 3,
+                filledWith colour: RGBColor, alpha: UInt8 = 255) {
+        let w = max(1, width), h = max(1, height)
+        let c = channels == 4 ? 4 : 3
+        var bytes = [UInt8](repeating: 0, count: w * h * c)
+        var i = 0
+        while i < bytes.count {
+            bytes[i] = colour.red
+            bytes[i + 1] = colour.green
+            bytes[i + 2] = colour.blue
+            if c == 4 { bytes[i + 3] = alpha }
+            i += c
+        }
+        self.width = w
+        self.height = h
+        self.channels = c
+        self.pixels = bytes
+    }
+
+    /// True when the image has an alpha channel.
+    public var hasAlpha: Bool { channels == 4 }
+
+    /// The size as a value.
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    /// Internal initialiser for buffers whose layout the caller has checked.
+    init(unchecked width: Int, height: Int, channels: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.pixels = pixels
+    }
+}

@@ -1,0 +1,16 @@
+/// A rectangle of pixels: origin at the top-left corner, x to the right, y down.
+public struct PixelRect: Sendable, Equatable, Hashable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+}

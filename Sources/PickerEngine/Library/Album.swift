@@ -1,0 +1,28 @@
+/// An album: the virtual "All Photos", or a folder that directly holds supported images.
+public struct Album: Sendable, Equatable {
+    /// What the album stands for.
+    public enum Kind: Sendable, Equatable {
+        /// Every photo of the library, newest first.
+        case allPhotos
+        /// A folder; `relativePath` is "" for the library root itself.
+        case folder(relativePath: String)
+    }
+
+    /// The name users see and select by: "All Photos", a relative path such as "2024/Kyoto",
+    /// or the root folder's own name for photos lying directly in the root.
+    public var name: String
+    /// Virtual "All Photos" or a folder.
+    public var kind: Kind
+    /// Photos in display order: natural file-name order for a folder, newest first for All Photos.
+    public var photos: [Photo]
+
+    /// Makes an album; `photos` must already be in display order.
+    public init(name: String, kind: Kind, photos: [Photo]) {
+        self.name = name
+        self.kind = kind
+        self.photos = photos
+    }
+
+    /// True for the virtual "All Photos" album.
+    public var isAllPhotos: Bool { kind == .allPhotos }
+}

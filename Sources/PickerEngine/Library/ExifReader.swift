@@ -1,0 +1,132 @@
+/// What pickerd takes from an EXIF block.
+public struct ExifInfo: Sendable, Equatable {
+    /// Raw value of tag 0x0112 in IFD0, if present (any number; see `orientation`).
+    public var rawOrientation: Int?
+    /// DateTimeOriginal (tag 0x9003 in the Exif sub-IFD) as written, if present and well-formed.
+    public var dateTimeOriginal: String?
+
+    /// Makes a result (tests compare against it).
+    public init(rawOrientation: Int? = nil, dateTimeOriginal: String? = nil) {
+        self.rawOrientation = rawOrientation
+        self.dateTimeOriginal = dateTimeOriginal
+    }
+
+    /// The orientation to apply: values outside 1...8 (and a missing tag) count as `.up`.
+    public var orientation: Orientation { Orientation(exifValue: rawOrientation ?? 1) }
+}
+
+/// A pure, bounds-checked parser of a TIFF/EXIF block.
+///
+/// Damaged EXIF never throws: whatever cannot be read is simply absent from the result.
+/// Only IFD0 and the Exif sub-IFD it points to are read, each at most once, so offsets
+/// that point back at themselves cannot make it loop.
+public enum ExifReader {
+    /// Upper bound on the entries read from one IFD (real files have a few dozen).
+    static let maxEntriesPerIFD = 1024
+
+    /// Parses `bytes`: a TIFF header ("II*\0" or "MM\0*") and its IFDs, optionally preceded by
+    /// the "Exif\0\0" prefix used by JPEG APP1 (and by some WebP and PNG writers).
+    /// - Returns: the orientation and capture date found; empty when the block is unreadable.
+    public static func parse(_ bytes: [UInt8]) -> ExifInfo {
+        bytes.withUnsafeBufferPointer { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Parses an EXIF block held in a raw buffer; see `parse(_:)`.
+    public static func parse(_ buffer: UnsafeRawBufferPointer) -> ExifInfo {
+        var start = 0
+        if buffer.count >= 6, buffer[0] == 0x45, buffer[1] == 0x78, buffer[2] == 0x69,
+           buffer[3] == 0x66, buffer[4] == 0 {
+            start = 6  // "Exif\0" + one pad byte
+        }
+        guard let tiff = TIFFView(UnsafeRawBufferPointer(rebasing: buffer[start...])) else {
+            return ExifInfo()
+        }
+        var info = ExifInfo()
+        guard let ifd0 = tiff.u32(at: 4) else { return info }
+        var exifIFD: Int?
+        tiff.forEachEntry(ofIFDAt: Int(ifd0)) { tag, type, count, field in
+            switch tag {
+            case 0x0112 where info.rawOrientation == nil && count >= 1:
+                if type == 3, let v = tiff.u16(at: field) { info.rawOrientation = Int(v) }
+                if type == 4, let v = tiff.u32(at: field) { info.rawOrientation = Int(v) }
+            case 0x8769 where exifIFD == nil && (type == 4 || type == 13) && count >= 1:
+                if let v = tiff.u32(at: field) { exifIFD = Int(v) }
+            default:
+                break
+            }
+        }
+        if let exifIFD, exifIFD != Int(ifd0) {
+            tiff.forEachEntry(ofIFDAt: exifIFD) { tag, type, count, field in
+                guard tag == 0x9003, type == 2, info.dateTimeOriginal == nil else { return }
+                info.dateTimeOriginal = tiff.ascii(count: count, field: field).flatMap(ExifDateTime.normalized)
+            }
+        }
+        return info
+    }
+}
+
+/// Bounds-checked reads from a TIFF block in either byte order.
+private struct TIFFView {
+    let bytes: UnsafeRawBufferPointer
+    let littleEndian: Bool
+
+    init?(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count >= 8 else { return nil }
+        if bytes[0] == 0x49, bytes[1] == 0x49, bytes[2] == 0x2A, bytes[3] == 0 {
+            littleEndian = true
+        } else if bytes[0] == 0x4D, bytes[1] == 0x4D, bytes[2] == 0, bytes[3] == 0x2A {
+            littleEndian = false
+        } else {
+            return nil
+        }
+        self.bytes = bytes
+    }
+
+    func u16(at offset: Int) -> UInt16? {
+        guard offset >= 0, offset <= bytes.count - 2 else { return nil }
+        let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
+        return littleEndian ? (a | b << 8) : (a << 8 | b)
+    }
+
+    func u32(at offset: Int) -> UInt32? {
+        guard offset >= 0, offset <= bytes.count - 4 else { return nil }
+        let a = UInt32(bytes[offset]), b = UInt32(bytes[offset + 1])
+        let c = UInt32(bytes[offset + 2]), d = UInt32(bytes[offset + 3])
+        return littleEndian ? (a | b << 8 | c << 16 | d << 24) : (a << 24 | b << 16 | c << 8 | d)
+    }
+
+    /// Calls `body(tag, type, count, valueFieldOffset)` for each entry of the IFD at `offset`
+    /// that lies wholly inside the block.
+    func forEachEntry(ofIFDAt offset: Int, _ body: (UInt16, UInt16, Int, Int) -> Void) {
+        guard offset >= 8, let declared = u16(at: offset) else { return }
+        let fitting = (bytes.count - offset - 2) / 12
+        let count = min(Int(declared), fitting, ExifReader.maxEntriesPerIFD)
+        guard count > 0 else { return }
+        for i in 0..<count {
+            let entry = offset + 2 + 12 * i
+            guard let tag = u16(at: entry), let type = u16(at: entry + 2),
+                  let n = u32(at: entry + 4) else { return }
+            body(tag, type, Int(n), entry + 8)
+        }
+    }
+
+    /// An ASCII value of `count` bytes, inline when it fits in 4 bytes, else at the offset stored there.
+    func ascii(count: Int, field: Int) -> String? {
+        guard count > 0, count <= 64 else { return nil }
+        let start: Int
+        if count <= 4 {
+            start = field
+        } else {
+            guard let offset = u32(at: field) else { return nil }
+            start = Int(offset)
+        }
+        guard start >= 0, start <= bytes.count - count else { return nil }
+        var chars: [UInt8] = []
+        for i in 0..<count {
+            let c = bytes[start + i]
+            if c == 0 { break }
+            chars.append(c)
+        }
+        return String(validating: chars, as: UTF8.self)
+    }
+}

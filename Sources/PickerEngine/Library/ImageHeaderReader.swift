@@ -1,0 +1,98 @@
+import PickerProtocol
+
+/// Reads an image's header — format, stored size, EXIF orientation and capture date —
+/// without decoding pixels and without reading the whole file.
+///
+/// The format comes from the magic bytes. The first 64 KiB are read with one `pread`;
+/// further bytes are read by offset only when a marker or chunk lies beyond them.
+/// The pixel limit is not checked here: a header declaring a huge size is reported as is,
+/// so the decoder can refuse it with a "too large" error.
+public enum ImageHeaderReader {
+    /// Largest EXIF block read from a PNG eXIf or WebP EXIF chunk (a JPEG APP1 holds at most 64 KiB).
+    static let maxExifBytes = 4 * 1024 * 1024
+
+    /// Reads the header of the file at `path`.
+    /// - Parameters:
+    ///   - path: the file to read.
+    ///   - name: how the file is named in error messages (defaults to `path`).
+    /// - Throws: `PickerError` `.unsupportedImage` (not JPEG/PNG/WebP), `.corruptImage`
+    ///   (damaged header), `.noSuchPhoto` (missing file) or `.ioError`; messages name the file.
+    public static func read(path: String, name: String? = nil) throws(PickerError) -> ImageHeader {
+        let shown = name ?? path
+        let fd: Int32
+        switch LibrarySys.openReadOnly(path) {
+        case .success(let opened): fd = opened
+        case .failure(let e):
+            throw PickerError(e.isNotFound ? .noSuchPhoto : .ioError, "cannot open '\(shown)': \(e.description)")
+        }
+        defer { LibrarySys.closeQuietly(fd) }
+        let size: Int
+        switch LibrarySys.fileStatus(fd) {
+        case .success(let st): size = Int(st.st_size)
+        case .failure(let e): throw PickerError(.ioError, "cannot stat '\(shown)': \(e.description)")
+        }
+        return try read(fd: fd, fileSize: size, name: shown)
+    }
+
+    /// Reads the header from an open descriptor with `pread` (the file offset is not moved).
+    /// - Parameters:
+    ///   - fd: a readable descriptor of a regular file.
+    ///   - fileSize: the file's size (from `fstat`).
+    ///   - name: how the file is named in error messages.
+    /// - Throws: as `read(path:name:)`.
+    public static func read(fd: Int32, fileSize: Int, name: String) throws(PickerError) -> ImageHeader {
+        var source = HeaderBytes(fd: fd, size: fileSize)
+        return try parse(&source, name: name)
+    }
+
+    /// Reads the header from bytes in memory (tests, or data already loaded).
+    /// - Throws: `.unsupportedImage` or `.corruptImage`, naming `name`.
+    public static func read(bytes: [UInt8], name: String) throws(PickerError) -> ImageHeader {
+        var source = HeaderBytes(bytes: bytes)
+        return try parse(&source, name: name)
+    }
+
+    static func parse(_ source: inout HeaderBytes, name: String) throws(PickerError) -> ImageHeader {
+        guard let format = FormatSniffer.sniff(source.prefix) else {
+            if let e = source.readError {
+                throw PickerError(.ioError, "cannot read '\(name)': \(e.description)")
+            }
+            throw PickerError(.unsupportedImage, unsupportedMessage(source.prefix, name: name))
+        }
+        do throws(HeaderParseError) {
+            let header: ImageHeader
+            switch format {
+            case .jpeg: header = try JPEGHeaderParser.parse(&source)
+            case .png: header = try PNGHeaderParser.parse(&source)
+            case .webp: header = try WebPHeaderParser.parse(&source)
+            }
+            guard header.storedWidth > 0, header.storedHeight > 0 else {
+                throw HeaderParseError("declares a zero size (\(header.storedWidth)x\(header.storedHeight))")
+            }
+            return header
+        } catch {
+            if let e = source.readError {
+                throw PickerError(.ioError, "cannot read '\(name)': \(e.description)")
+            }
+            throw PickerError(.corruptImage, "'\(name)' is a damaged \(format.displayName) file: \(error.reason)")
+        }
+    }
+}
+
+extension ImageHeaderReader {
+    /// Says what the file is when that is cheap to tell (empty, HEIF/AVIF), else that it is no image we read.
+    static func unsupportedMessage(_ prefix: ArraySlice<UInt8>, name: String) -> String {
+        if prefix.isEmpty { return "'\(name)' is empty, not an image" }
+        let head = Array(prefix.prefix(12))
+        if head.count >= 12, head[4..<8].elementsEqual(Array("ftyp".utf8)) {
+            return "'\(name)' is a HEIF/AVIF file; pickerd reads only JPEG, PNG and WebP"
+        }
+        return "'\(name)' is not a JPEG, PNG or WebP image"
+    }
+}
+
+/// Why a header could not be read; turned into a `PickerError` naming the file.
+struct HeaderParseError: Error {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+}

@@ -1,0 +1,40 @@
+import PickerProtocol
+
+// Adapters from the wire types (`Selector`, `LibraryInfo`) to the library's lookups.
+
+extension PhotoLibrary {
+    /// Root, counts and scan state for the `library` command.
+    public var info: LibraryInfo {
+        let snapshot = self.snapshot
+        return LibraryInfo(root: snapshot.root, albumCount: snapshot.albumCount, photoCount: snapshot.photoCount,
+                           scanState: isScanning ? .scanning : .ready, scannedAt: snapshot.scannedAtSeconds,
+                           skippedCount: snapshot.unindexedImageCount)
+    }
+
+    /// The album picked by name or by 1-based index ("All Photos" is 1).
+    /// - Throws: `.invalidName` for a refused name, `.noSuchAlbum` saying how many albums exist.
+    public func album(_ selector: Selector) throws(PickerError) -> Album {
+        try snapshot.album(selector)
+    }
+}
+
+extension LibrarySnapshot {
+    /// The album picked by name or by 1-based index.
+    public func album(_ selector: Selector) throws(PickerError) -> Album {
+        switch selector {
+        case .name(let name): return try album(named: name)
+        case .index(let index): return try album(atIndex: index)
+        }
+    }
+}
+
+extension Album {
+    /// The photo picked by name (file name or relative path) or by 1-based index in this album.
+    /// - Throws: `.invalidName`, `.invalidArgument` (ambiguous name) or `.noSuchPhoto`.
+    public func photo(_ selector: Selector) throws(PickerError) -> Photo {
+        switch selector {
+        case .name(let name): return try photo(named: name)
+        case .index(let index): return try photo(atIndex: index)
+        }
+    }
+}

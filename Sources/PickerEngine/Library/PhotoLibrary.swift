@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import PickerProtocol
+import Synchronization
+
+/// The photo library: the current snapshot of a scanned folder tree, replaced whole by `rescan()`.
+///
+/// Readers get a consistent snapshot without waiting for a scan in progress; rescans do not
+/// overlap (a second caller waits for the first to finish, then scans again).
+public final class PhotoLibrary: Sendable {
+    /// The root as configured.
+    public let root: String
+    /// Largest photo `readPhotoBytes` will load.
+    public let maxPhotoBytes: Int
+
+    private let current: Mutex<LibrarySnapshot>
+    private let scanGate = Mutex<Int>(0)
+    private let scansRunning = Atomic<Int>(0)
+
+    /// A library over `root`, empty until `rescan()` is called.
+    /// - Parameter maxPhotoBytes: size cap for `readPhotoBytes` (default 512 MiB).
+    public init(root: String, maxPhotoBytes: Int = 512 * 1024 * 1024) {
+        self.root = root
+        self.maxPhotoBytes = maxPhotoBytes
+        current = Mutex(LibrarySnapshot.empty(root: root))
+    }
+
+    /// Scans the library again and makes the result current.
+    ///
+    /// Never fails: when the root cannot be opened (missing, unmounted, not a folder) the new
+    /// snapshot is empty and carries the reason in `scanError`, so the daemon keeps serving
+    /// and `library` can say what is wrong.
+    /// - Returns: the new snapshot.
+    @discardableResult
+    public func rescan() -> LibrarySnapshot {
+        scansRunning.add(1, ordering: .relaxed)
+        defer { scansRunning.subtract(1, ordering: .relaxed) }
+        return scanGate.withLock { (count: inout Int) -> LibrarySnapshot in
+            var snapshot: LibrarySnapshot
+            do throws(PickerError) {
+                snapshot = try LibraryScanner(root: root).scan()
+            } catch {
+                snapshot = LibrarySnapshot.empty(root: root)
+                snapshot.scanError = error
+                var now = timespec()
+                clock_gettime(CLOCK_REALTIME, &now)
+                snapshot.scannedAtSeconds = Int64(now.tv_sec)
+            }
+            count += 1
+            let result = snapshot
+            current.withLock { $0 = result }
+            return result
+        }
+    }
+
+    /// The current snapshot.
+    public var snapshot: LibrarySnapshot { current.withLock { $0 } }
+
+    /// True while a scan is running.
+    public var isScanning: Bool { scansRunning.load(ordering: .relaxed) > 0 }
+
+    /// Albums: "All Photos" first, then folder albums.
+    public var albums: [Album] { snapshot.albums }
+
+    /// The album named `name`; see `LibrarySnapshot.album(named:)`.
+    public func album(named name: String) throws(PickerError) -> Album {
+        try snapshot.album(named: name)
+    }
+
+    /// The album at a 1-based index ("All Photos" is 1).
+    public func album(atIndex index: Int) throws(PickerError) -> Album {
+        try snapshot.album(atIndex: index)
+    }
+
+    /// The album with exactly this name and its 1-based index, if it exists (no name checks, no errors:
+    /// for resolving names already stored in a session).
+    public func indexedAlbum(named name: String) -> (index: Int, album: Album)? {
+        let albums = snapshot.albums
+        guard let i = albums.firstIndex(where: { $0.name == name }) else { return nil }
+        return (i + 1, albums[i])
+    }
+
+    /// The photo with this relative path ("2024/Kyoto/IMG_1.jpg"), if it is in the library.
+    public func photo(relativePath: String) -> Photo? {
+        snapshot.allPhotos.first { $0.relativePath == relativePath }
+    }
+
+    /// The photo named `photoName` in the album named `albumName`.
+    public func photo(named photoName: String, inAlbum albumName: String) throws(PickerError) -> Photo {
+        try snapshot.album(named: albumName).photo(named: photoName)
+    }
+
+    /// The photo at a 1-based index in the album named `albumName`.
+    public func photo(atIndex index: Int, inAlbum albumName: String) throws(PickerError) -> Photo {
+        try snapshot.album(named: albumName).photo(atIndex: index)
+    }
+}

@@ -1,0 +1,70 @@
+import Testing
+import PickerProtocol
+@testable import PickerEngine
+
+@Suite struct ImageEncoderTests {
+    func sample(_ w: Int, _ h: Int, channels: Int) -> PixelImage {
+        var bytes = [UInt8](repeating: 0, count: w * h * channels)
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = (y * w + x) * channels
+                bytes[i] = UInt8(x * 255 / max(1, w - 1))
+                bytes[i + 1] = UInt8(y * 255 / max(1, h - 1))
+                bytes[i + 2] = 128
+                if channels == 4 { bytes[i + 3] = UInt8(x < w / 2 ? 255 : 90) }
+            }
+        }
+        return PixelImage(unchecked: w, height: h, channels: channels, pixels: bytes)
+    }
+
+    func decode(_ bytes: [UInt8], _ format: ImageFormat) throws -> PixelImage {
+        switch format {
+        case .png: return try PNGDecoder.decode(bytes, maxPixels: 1 << 30, photoName: "roundtrip.png")
+        case .jpeg: return try JPEGDecoder.decode(bytes, maxPixels: 1 << 30, photoName: "roundtrip.jpg")
+        case .webp: return try WebPDecoder.decode(bytes, maxPixels: 1 << 30, photoName: "roundtrip.webp")
+        }
+    }
+
+    @Test(arguments: [3, 4])
+    func pngRoundTripIsLossless(channels: Int) throws {
+        let image = sample(123, 45, channels: channels)
+        let bytes = try ImageEncoder.encode(image, as: .png, quality: 100)
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let back = try decode(bytes, .png)
+        #expect(back == image)
+    }
+
+    @Test(arguments: [ImageFormat.jpeg, .webp], [3, 4])
+    func lossyRoundTripKeepsSizeAndLooksAlike(format: ImageFormat, channels: Int) throws {
+        let image = sample(200, 120, channels: channels)
+        let bytes = try ImageEncoder.encode(image, as: format, quality: 90)
+        let back = try decode(bytes, format)
+        #expect(back.width == 200 && back.height == 120)
+        if format == .jpeg { #expect(back.channels == 3) }
+        if channels == 3 {
+            let diff = try #require(meanAbsoluteDifference(back, image))
+            #expect(diff < 4, "mean abs diff \(diff)")
+        }
+    }
+
+    @Test func jpegOfTransparentPixelsIsFlattenedOnWhite() throws {
+        let clear = PixelImage(width: 16, height: 16, channels: 4, filledWith: .black, alpha: 0)
+        let back = try decode(try ImageEncoder.encode(clear, as: .jpeg, quality: 95), .jpeg)
+        #expect(back.pixels.allSatisfy { $0 >= 250 })
+    }
+
+    @Test func oneByOneImagesEncodeInEveryFormat() throws {
+        let dot = PixelImage(width: 1, height: 1, channels: 3, filledWith: RGBColor(red: 10, green: 200, blue: 30))
+        for format in ImageFormat.allCases {
+            let back = try decode(try ImageEncoder.encode(dot, as: format, quality: 80), format)
+            #expect(back.width == 1 && back.height == 1)
+        }
+    }
+
+    @Test func jpegQualityChangesTheSize() throws {
+        let image = sample(256, 256, channels: 3)
+        let low = try ImageEncoder.encode(image, as: .jpeg, quality: 10)
+        let high = try ImageEncoder.encode(image, as: .jpeg, quality: 95)
+        #expect(low.count < high.count)
+    }
+}

@@ -1,0 +1,63 @@
+import PickerProtocol
+
+/// What each vector in docs/PROTOCOL.md means, by label. The bytes must decode to exactly this,
+/// so a byte edited in the document (even to another valid value) fails a test.
+enum GoldenVectorValues {
+    enum Message: Equatable {
+        case request(Request)
+        case reply(Reply)
+    }
+
+    static let kyoto = SessionState(
+        name: "main", title: "Photo Library", width: 800, height: 600, maxSelection: 10, selectionCount: 2,
+        album: "2024/Kyoto", albumIndex: 2, photo: "IMG_2.jpg", photoIndex: 1, photoCount: 12,
+        message: "4032x3024 px, 3.1 MB, JPEG")
+    static let fresh = SessionState(
+        name: "default", title: "Photo Library", width: 640, height: nil, maxSelection: 10, selectionCount: 0,
+        album: nil, albumIndex: nil, photo: nil, photoIndex: nil, photoCount: 0, message: "")
+
+    static let byLabel: [String: Message] = [
+        "hello id=1": .request(.hello(Hello(version: 1, clientName: "pickerctl"))),
+        "ping id=7": .request(.ping),
+        "libraryInfo id=2": .request(.libraryInfo),
+        "sessionNew id=3": .request(.sessionNew(NewSession(name: "default", width: 640, height: nil))),
+        "sessionNew id=4 all fields": .request(.sessionNew(NewSession(name: "main", width: 800, height: 600, maxSelection: 5, title: "Trip"))),
+        "sessionList id=5": .request(.sessionList),
+        "sessionShow id=6": .request(.sessionShow(name: "main")),
+        "sessionResize id=8": .request(.sessionResize(name: "main", width: 1024, height: 768)),
+        "sessionClose id=9": .request(.sessionClose(name: "main")),
+        "albums id=10": .request(.albums),
+        "selectAlbum id=11 by name": .request(.selectAlbum(session: "main", .name("旅行/京都"))),
+        "selectAlbum id=12 by index": .request(.selectAlbum(session: "main", .index(2))),
+        "photos id=13": .request(.photos(session: "main", sort: .date)),
+        "selectPhoto id=14 by name": .request(.selectPhoto(session: "main", .name("IMG_2.jpg"))),
+        "selectPhoto id=15 by index": .request(.selectPhoto(session: "main", .index(3))),
+        "stepPhoto id=16": .request(.stepPhoto(session: "main", .next)),
+        "stepPhoto id=17 previous": .request(.stepPhoto(session: "main", .previous)),
+        "status id=18": .request(.status(session: "main")),
+        "getImage id=19": .request(.getImage(ImageRequest(session: "main"))),
+        "getImage id=20 jpeg": .request(.getImage(ImageRequest(session: "main", format: .jpeg, quality: 90, noCache: true))),
+
+        "helloReply id=1": .reply(.hello(Capabilities(
+            version: 1, serverVersion: "0.1.0", maxRequestFrame: 1 << 20, maxReplyFrame: 256 << 20,
+            inputFormats: [.jpeg, .png, .webp], outputFormats: [.png, .jpeg, .webp]))),
+        "error id=6": .reply(.error(PickerError(.noSuchSession, "no session named 'main'"))),
+        "error id=0 frame too large": .reply(.error(FrameDecoder.Failure.tooLarge(length: 2_000_000, max: 1 << 20).pickerError)),
+        "pong id=7": .reply(.pong(serverVersion: "0.1.0")),
+        "libraryInfoReply id=2": .reply(.libraryInfo(LibraryInfo(
+            root: "/home/ann/Pictures", albumCount: 3, photoCount: 42, scanState: .ready,
+            scannedAt: 1_764_400_000, skippedCount: 1))),
+        "sessionState id=3": .reply(.session(fresh)),
+        "sessionState id=14 with a photo": .reply(.session(kyoto)),
+        "sessionListReply id=5": .reply(.sessionList([fresh])),
+        "sessionListReply id=21 empty": .reply(.sessionList([])),
+        "sessionClosed id=9": .reply(.sessionClosed(name: "main")),
+        "albumsReply id=10": .reply(.albums([AlbumInfo(index: 1, name: "All Photos", photoCount: 42),
+                                             AlbumInfo(index: 2, name: "2024/Kyoto", photoCount: 12)])),
+        "photosReply id=13": .reply(.photos(PhotoList(album: "2024/Kyoto", photos: [
+            PhotoInfo(index: 1, name: "IMG_2.jpg", width: 4032, height: 3024, bytes: 3_145_728, format: .jpeg,
+                      date: 1_714_000_000, dateSource: .exif)]))),
+        "image id=19": .reply(.image(EncodedImage(format: .png, width: 640, height: 480,
+                                                 data: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))),
+    ]
+}

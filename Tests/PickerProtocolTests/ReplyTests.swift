@@ -1,0 +1,117 @@
+import PickerProtocol
+import Testing
+
+/// Every reply case survives encode → frame bytes → decode unchanged.
+@Suite struct ReplyTests {
+    static let fullSession = SessionState(
+        name: "main", title: "Photo Library", width: 800, height: 600, maxSelection: 10, selectionCount: 2,
+        album: "2024/Kyoto", albumIndex: 2, photo: "IMG_2.jpg", photoIndex: 1, photoCount: 12,
+        message: "4032x3024 px, 3.1 MB, JPEG")
+    static let emptySession = SessionState(
+        name: "", title: "", width: 16, height: nil, maxSelection: 1, selectionCount: 0,
+        album: nil, albumIndex: nil, photo: nil, photoIndex: nil, photoCount: 0, message: "")
+    static let maxSession = SessionState(
+        name: "最大", title: "🌸 Hanami 🌸", width: Int(UInt32.max), height: Int(UInt32.max),
+        maxSelection: Int(UInt16.max), selectionCount: Int(UInt16.max), album: "a/b/c", albumIndex: Int(UInt32.max),
+        photo: "Ω.webp", photoIndex: Int(UInt32.max), photoCount: Int(UInt32.max), message: "x")
+
+    static let samples: [Reply] = [
+        .hello(Capabilities(version: 1, serverVersion: "0.1.0", maxRequestFrame: 1 << 20, maxReplyFrame: 256 << 20,
+                            inputFormats: [.jpeg, .png, .webp], outputFormats: [.png, .jpeg, .webp])),
+        .hello(Capabilities(version: .max, serverVersion: "", maxRequestFrame: .max, maxReplyFrame: 0,
+                            inputFormats: [], outputFormats: [.webp])),
+        .error(PickerError(.noSuchSession, "no session named 'main'")),
+        .error(PickerError(.internal, "")),
+        .error(PickerError(.outOfRange, "pane width 9000 is out of range 16…8192 px")),
+        .pong(serverVersion: "0.1.0"),
+        .pong(serverVersion: ""),
+        .libraryInfo(LibraryInfo(root: "/home/ann/Pictures", albumCount: 3, photoCount: 42, scanState: .ready,
+                                 scannedAt: 1_764_400_000, skippedCount: 1)),
+        .libraryInfo(LibraryInfo(root: "/home/アン/写真", albumCount: 0, photoCount: 0, scanState: .scanning,
+                                 scannedAt: 0, skippedCount: 0)),
+        .libraryInfo(LibraryInfo(root: "", albumCount: Int(UInt32.max), photoCount: Int(UInt32.max), scanState: .ready,
+                                 scannedAt: .min, skippedCount: Int(UInt32.max))),
+        .libraryInfo(LibraryInfo(root: "/", albumCount: 1, photoCount: 1, scanState: .ready,
+                                 scannedAt: .max, skippedCount: 0)),
+        .session(fullSession),
+        .session(emptySession),
+        .session(maxSession),
+        .sessionList([]),
+        .sessionList([fullSession, emptySession, maxSession]),
+        .sessionClosed(name: "main"),
+        .sessionClosed(name: ""),
+        .albums([]),
+        .albums([AlbumInfo(index: 1, name: "All Photos", photoCount: 42), AlbumInfo(index: 2, name: "2024/京都", photoCount: 0),
+                 AlbumInfo(index: Int(UInt32.max), name: "", photoCount: Int(UInt32.max))]),
+        .photos(PhotoList(album: "", photos: [])),
+        .photos(PhotoList(album: "2024/Kyoto", photos: [
+            PhotoInfo(index: 1, name: "IMG_2.jpg", width: 4032, height: 3024, bytes: 3_145_728, format: .jpeg,
+                      date: 1_714_000_000, dateSource: .exif),
+            PhotoInfo(index: 2, name: "スクリーンショット.png", width: 1, height: 1, bytes: 0, format: .png,
+                      date: -1, dateSource: .modified),
+            PhotoInfo(index: Int(UInt32.max), name: "", width: Int(UInt32.max), height: Int(UInt32.max), bytes: .max,
+                      format: .webp, date: .min, dateSource: .exif),
+        ])),
+        .image(EncodedImage(format: .png, width: 640, height: 480, data: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+        .image(EncodedImage(format: .webp, width: 0, height: 0, data: [])),
+        .image(EncodedImage(format: .jpeg, width: 1, height: Int(UInt32.max), data: (0..<70_000).map { UInt8(truncatingIfNeeded: $0) })),
+    ]
+
+    @Test(arguments: samples)
+    func replyRoundTripsThroughItsFrame(_ reply: Reply) throws {
+        for id: UInt32 in [0, 1, .max] {
+            let wire = reply.frame(id: id).encoded()
+            var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
+            decoder.append(wire)
+            let frame = try #require(try decoder.next())
+            #expect(frame.requestID == id)
+            #expect(!frame.isEvent)
+            #expect(try Reply(frame: frame) == reply)
+        }
+    }
+
+    @Test func everyReplyTypeHasARoundTripSample() {
+        #expect(Set(Self.samples.map(\.messageType)) == replyTypes)
+    }
+
+    @Test(arguments: ErrorCode.allCases)
+    func everyErrorCodeRoundTrips(_ code: ErrorCode) throws {
+        let reply = Reply.error(PickerError(code, "\(code.name) happened"))
+        #expect(try Reply(frame: reply.frame(id: 9)) == reply)
+    }
+
+    @Test func errorCodesAndNamesAreUnique() {
+        #expect(Set(ErrorCode.allCases.map(\.rawValue)).count == ErrorCode.allCases.count)
+        #expect(Set(ErrorCode.allCases.map(\.name)).count == ErrorCode.allCases.count)
+    }
+
+    @Test func unknownErrorCodeFromANewerServerArrivesAsInternalWithItsMessage() throws {
+        let payload: [UInt8] = [0x01, 0x2C] + stringField("something new")
+        let reply = try Reply(frame: Frame(type: MessageType.error.rawValue, requestID: 4, payload: payload))
+        #expect(reply == .error(PickerError(.internal, "something new")))
+    }
+
+    @Test func unknownFormatsInCapabilitiesAreSkipped() throws {
+        let caps = Reply.hello(Capabilities(version: 1, serverVersion: "s", maxRequestFrame: 1, maxReplyFrame: 2,
+                                            inputFormats: [], outputFormats: [])).frame(id: 1)
+        var payload = Array(caps.payload.dropLast(8))
+        payload += [0, 0, 0, 3, 1, 200, 3] + [0, 0, 0, 1, 0]
+        let reply = try Reply(frame: Frame(type: MessageType.helloReply.rawValue, requestID: 1, payload: payload))
+        guard case .hello(let decoded) = reply else {
+            Issue.record("not a hello reply: \(reply)")
+            return
+        }
+        #expect(decoded.inputFormats == [.jpeg, .webp])
+        #expect(decoded.outputFormats == [])
+    }
+
+    @Test func zeroIndexesAndEmptyNamesDecodeAsNone() throws {
+        var s = Self.emptySession
+        s.height = 0
+        s.album = ""
+        s.albumIndex = 0
+        s.photo = ""
+        s.photoIndex = 0
+        #expect(try Reply(frame: Reply.session(s).frame(id: 1)) == .session(Self.emptySession))
+    }
+}
