@@ -21,9 +21,13 @@ enum TestEnvironment {
     static let corpus: (root: URL, isFull: Bool) = {
         let fm = FileManager.default
         var candidates: [String] = []
-        if let p = ProcessInfo.processInfo.environment["PICKER_TESTDATA"], !p.isEmpty { candidates.append(p) }
-        candidates.append(packageRoot.appendingPathComponent("../shared/testdata").standardized.path)
-        candidates.append("/work/shared/testdata")
+        // PICKER_TESTDATA, when set, is the only candidate (set it to "none" to test the fixtures alone).
+        if let p = ProcessInfo.processInfo.environment["PICKER_TESTDATA"], !p.isEmpty {
+            candidates.append(p)
+        } else {
+            candidates.append(packageRoot.appendingPathComponent("../shared/testdata").standardized.path)
+            candidates.append("/work/shared/testdata")
+        }
         for c in candidates where fm.fileExists(atPath: c + "/manifest.json") {
             return (URL(fileURLWithPath: c), true)
         }

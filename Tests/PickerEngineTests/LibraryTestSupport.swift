@@ -16,9 +16,13 @@ enum LibraryTestSupport {
     /// /work/shared/testdata, else the in-repo fixtures at <package>/Tests/Fixtures.
     static let corpusRoot: String? = {
         var candidates: [String] = []
-        if let env = ProcessInfo.processInfo.environment["PICKER_TESTDATA"], !env.isEmpty { candidates.append(env) }
-        candidates.append(packageRoot + "/../shared/testdata")
-        candidates.append("/work/shared/testdata")
+        // PICKER_TESTDATA, when set, is the only full-corpus candidate (set it to "none" to test the fixtures alone).
+        if let env = ProcessInfo.processInfo.environment["PICKER_TESTDATA"], !env.isEmpty {
+            candidates.append(env)
+        } else {
+            candidates.append(packageRoot + "/../shared/testdata")
+            candidates.append("/work/shared/testdata")
+        }
         for candidate in candidates where FileManager.default.fileExists(atPath: candidate + "/manifest.json") {
             return candidate
         }

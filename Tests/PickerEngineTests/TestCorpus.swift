@@ -38,12 +38,14 @@ enum TestCorpus {
 
     private static func locate() -> Located? {
         var candidates: [(URL, Bool, String)] = []
+        // PICKER_TESTDATA, when set, is the only full-corpus candidate (set it to "none" to test the fixtures alone).
         if let env = ProcessInfo.processInfo.environment["PICKER_TESTDATA"], !env.isEmpty {
             candidates.append((URL(fileURLWithPath: env), true, "PICKER_TESTDATA"))
+        } else {
+            candidates.append((packageRoot.appendingPathComponent("../shared/testdata").standardizedFileURL, true,
+                               "../shared/testdata"))
+            candidates.append((URL(fileURLWithPath: "/work/shared/testdata"), true, "/work/shared/testdata"))
         }
-        candidates.append((packageRoot.appendingPathComponent("../shared/testdata").standardizedFileURL, true,
-                           "../shared/testdata"))
-        candidates.append((URL(fileURLWithPath: "/work/shared/testdata"), true, "/work/shared/testdata"))
         candidates.append((packageRoot.appendingPathComponent("Tests/Fixtures"), false, "Tests/Fixtures"))
         for (root, full, label) in candidates {
             let manifestURL = root.appendingPathComponent("manifest.json")
