@@ -67,6 +67,10 @@ public final class PickerConnection {
         do {
             try FileDescriptorIO.sendAll(fd, request.frame(id: id).encoded())
         } catch {
+            // The daemon may have refused us and closed (other uid, too busy): its reason is waiting to be read.
+            if let frame = try? nextFrame(), frame.requestID == 0, case .error(let e)? = try? Reply(frame: frame) {
+                throw .server(e)
+            }
             throw .connectionLost(error.description)
         }
         return id

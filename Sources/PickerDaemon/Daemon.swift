@@ -20,6 +20,12 @@ public enum Daemon {
             Log.error("library folder \(config.libraryRoot) does not exist or is not a folder")
             return 1
         }
+        // Absolute from here on: the library is reported and compared by its real path.
+        var config = config
+        if let real = realpath(config.libraryRoot, nil) {
+            config.libraryRoot = String(cString: real)
+            free(real)
+        }
         let listenFD: Int32
         do {
             listenFD = try ListeningSocket.claim(path: config.socketPath)

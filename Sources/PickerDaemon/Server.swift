@@ -133,7 +133,7 @@ public final class Server: Sendable {
                     continue
                 }
                 if uid != ownUID {
-                    refuse(fd, PickerError(.invalidArgument, "permission denied: peer uid \(uid) is not the daemon's uid \(ownUID)"))
+                    refuse(fd, PickerError(.permissionDenied, "permission denied: peer uid \(uid) is not the daemon's uid \(ownUID)"))
                     Log.error("refused a connection from uid \(uid)")
                     continue
                 }

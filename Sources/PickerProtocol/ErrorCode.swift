@@ -9,6 +9,7 @@ public enum ErrorCode: UInt16, Sendable, CaseIterable, Codable {
     case invalidArgument = 6
     case tooBusy = 7
     case cancelled = 8
+    case permissionDenied = 9
 
     // Lookup
     case noSuchSession = 10
@@ -39,6 +40,7 @@ public enum ErrorCode: UInt16, Sendable, CaseIterable, Codable {
         case .invalidArgument: return "invalid_argument"
         case .tooBusy: return "too_busy"
         case .cancelled: return "cancelled"
+        case .permissionDenied: return "permission_denied"
         case .noSuchSession: return "no_such_session"
         case .noSuchAlbum: return "no_such_album"
         case .noSuchPhoto: return "no_such_photo"

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Who may talk to the daemon, and where binary output may go.
+@Suite struct AccessTests {
+    let library: TemporaryLibrary
+    let daemon: LiveDaemon
+
+    init() throws {
+        library = try TemporaryLibrary()
+        try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A")
+        daemon = try LiveDaemon(library: library.url)
+    }
+
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                   "needs root and setpriv to act as another uid"))
+    func peerWithAnotherUIDIsRefusedEvenWhenTheSocketIsOpenedUp() throws {
+        // Open the socket and its folder to everyone: only SO_PEERCRED stands in the way now.
+        chmod(daemon.directory.path, 0o777)
+        chmod(daemon.socketPath, 0o777)
+        let r = try runProcess("/usr/bin/setpriv",
+                               ["--reuid=65534", "--regid=65534", "--clear-groups", TestEnvironment.pickerctl.path,
+                                "--socket", daemon.socketPath, "ping"])
+        #expect(r.exitCode != 0, "\(r)")
+        #expect(r.stderr.contains("permission denied"), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(daemon.log.contains("refused a connection from uid 65534"))
+        #expect(try daemon.ctl("ping").exitCode == 0)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a pseudo-terminal"))
+    func binaryOutputIsNeverWrittenToATerminal() throws {
+        _ = try daemon.ctl("session", "new", "--width", "100")
+        _ = try daemon.ctl("select-album", "A")
+        _ = try daemon.ctl("select-photo", "--index", "1")
+        // script(1) gives pickerctl a pty as stdout.
+        let cmd = "\(TestEnvironment.pickerctl.path) --socket \(daemon.socketPath) get-image; echo \"rc=$?\""
+        let r = try runProcess("/usr/bin/script", ["-qec", cmd, "/dev/null"])
+        #expect(r.stdoutText.contains("refusing to write image data to a terminal"), "\(r)")
+        #expect(r.stdoutText.contains("rc=2"))
+        #expect(!r.stdoutText.contains("PNG"))
+    }
+}
