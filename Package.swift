@@ -21,7 +21,7 @@ let package = Package(
             cSettings: optimisedC,
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"),
-                .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("m"),
+                .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("m"), .linkedLibrary("crypto"),
             ]
         ),
         // accept4, SO_PEERCRED, epoll, eventfd: what Glibc does not import.

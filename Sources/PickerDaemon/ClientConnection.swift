@@ -14,6 +14,8 @@ final class ClientConnection {
     var wantsWrite = false
     /// Close once the output is flushed.
     var closeAfterFlush = false
+    /// When the unfinished frame now buffered began arriving (monotonic seconds).
+    var partialSince: Double?
     private var output: [[UInt8]] = []
     private var outputOffset = 0
     private(set) var queuedBytes = 0

@@ -24,6 +24,17 @@ struct ConnectionState {
     /// The declared length of the frame in progress, to refuse it before reading its body.
     var pendingLength: UInt32? { decoder.pendingLength }
 
+    /// Bytes of an unfinished frame.
+    var bufferedByteCount: Int { decoder.bufferedByteCount }
+
+    /// Gives up on a frame that never finished: one error, then close.
+    mutating func timedOut(after seconds: Double) -> [Action] {
+        guard !closing else { return [] }
+        closing = true
+        let e = PickerError(.malformedFrame, "incomplete frame: \(decoder.bufferedByteCount) byte(s) received, no more for \(Int(seconds)) s; closing")
+        return [.send(Reply.error(e).frame(id: 0)), .close]
+    }
+
     mutating func received<C: Collection>(_ bytes: C) -> [Action] where C.Element == UInt8 {
         guard !closing else { return [] }
         decoder.append(bytes)

@@ -36,7 +36,7 @@ public enum Daemon {
         let engine = EngineConfiguration(
             libraryRoot: config.libraryRoot, stateDirectory: config.stateDirectory,
             cacheBytes: config.cacheMB << 20, maxPixels: config.maxMegapixels * 1_000_000,
-            serverVersion: "pickerd \(version)")
+            serverVersion: "pickerd \(version)", thumbnailCacheHome: config.thumbnailCacheHome)
         let service = PickerService(configuration: engine)
         let server: Server
         do {
@@ -48,7 +48,7 @@ public enum Daemon {
             return 1
         }
         let started = monotonicNow()
-        service.library.rescan()
+        service.rescanLibrary()
         let info = service.library.info
         Log.info("library \(info.root): \(info.photoCount) photos in \(info.albumCount) albums, scanned in \(format1((monotonicNow() - started) * 1000)) ms")
         Log.info("listening on \(config.socketPath) (pickerd \(version), cache \(config.cacheMB) MiB)")

@@ -10,6 +10,7 @@ public enum DaemonCommandLine {
 
     public static let usage = """
         Usage: pickerd [--library DIR] [--socket PATH] [--cache-mb N] [--state-dir DIR] [--max-megapixels N]
+                      [--no-shared-thumbnails]
 
         The pickerd photo-picker daemon. Indexes a photo library and serves picker sessions
         to clients (pickerctl, editor plugins, scripts) over a Unix socket. Runs in the
@@ -22,6 +23,8 @@ public enum DaemonCommandLine {
           --cache-mb N         memory for rendered images, in MiB (default 256)
           --state-dir DIR      where sessions are saved (default: $XDG_STATE_HOME/pickerd, ~/.local/state/pickerd)
           --max-megapixels N   refuse images declaring more pixels than this (default 200)
+          --no-shared-thumbnails
+                               do not read or write the freedesktop thumbnail cache ($XDG_CACHE_HOME/thumbnails)
           --version            print the version
           -h, --help           show this help
 
@@ -36,6 +39,7 @@ public enum DaemonCommandLine {
         var cacheMB = 256
         var stateDir: String? = nil
         var maxMP = 200
+        var sharedThumbnails = true
         var i = 0
 
         func value(_ name: String) throws(UsageError) -> String {
@@ -63,6 +67,7 @@ public enum DaemonCommandLine {
             case "--cache-mb": cacheMB = try intValue(key, 0...65536)
             case "--state-dir": stateDir = try value(key)
             case "--max-megapixels": maxMP = try intValue(key, 1...10000)
+            case "--no-shared-thumbnails": sharedThumbnails = false
             default: throw UsageError(message: "unknown option '\(a)'")
             }
             i += 1
@@ -72,7 +77,8 @@ public enum DaemonCommandLine {
             socketPath: socket ?? DefaultSocketPath.resolve(environment: env),
             cacheMB: cacheMB,
             stateDirectory: stateDir ?? DaemonConfiguration.defaultStateDirectory(env),
-            maxMegapixels: maxMP))
+            maxMegapixels: maxMP,
+            thumbnailCacheHome: sharedThumbnails ? DaemonConfiguration.defaultCacheHome(env) : nil))
     }
 
     public struct UsageError: Error, Equatable {

@@ -7,13 +7,23 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var cacheMB: Int
     public var stateDirectory: String
     public var maxMegapixels: Int
+    /// `$XDG_CACHE_HOME` (else `~/.cache`) for freedesktop thumbnails; nil when `--no-shared-thumbnails`.
+    public var thumbnailCacheHome: String?
 
-    public init(libraryRoot: String, socketPath: String, cacheMB: Int, stateDirectory: String, maxMegapixels: Int) {
+    public init(libraryRoot: String, socketPath: String, cacheMB: Int, stateDirectory: String, maxMegapixels: Int,
+                thumbnailCacheHome: String?) {
         self.libraryRoot = libraryRoot
         self.socketPath = socketPath
         self.cacheMB = cacheMB
         self.stateDirectory = stateDirectory
         self.maxMegapixels = maxMegapixels
+        self.thumbnailCacheHome = thumbnailCacheHome
+    }
+
+    /// `$XDG_CACHE_HOME`, else `~/.cache`.
+    public static func defaultCacheHome(_ env: [String: String]) -> String {
+        if let p = env["XDG_CACHE_HOME"], p.hasPrefix("/") { return p }
+        return (env["HOME"] ?? "/tmp") + "/.cache"
     }
 
     /// Library root by SPEC: `--library`, else `$PICKER_LIBRARY`, else the XDG pictures folder, else `~/Pictures`.

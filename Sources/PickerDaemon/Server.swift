@@ -59,6 +59,7 @@ public final class Server: Sendable {
         var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
         var listening = true
         var drainDeadline: Double? = nil
+        var lastSweep = monotonicNow()
 
         func close(_ conn: ClientConnection) {
             _ = pk_epoll_ctl(epollFD, Int32(PK_EPOLL_CTL_DEL), conn.fd, 0, 0)
@@ -68,7 +69,6 @@ public final class Server: Sendable {
 
         func updateInterest(_ conn: ClientConnection) {
             let shouldRead = !conn.state.closing && !conn.closeAfterFlush && listening
-                && conn.inFlight < limits.maxInFlightPerConnection
                 && conn.queuedBytes < limits.maxQueuedOutputBytes
             let shouldWrite = conn.hasPendingOutput
             guard shouldRead != conn.reading || shouldWrite != conn.wantsWrite else { return }
@@ -101,6 +101,11 @@ public final class Server: Sendable {
                 case .close:
                     conn.closeAfterFlush = true
                 case let .dispatch(id, request):
+                    guard conn.inFlight < limits.maxInFlightPerConnection else {
+                        let e = PickerError(.tooBusy, "too many requests in flight on this connection (limit \(limits.maxInFlightPerConnection)); wait for replies")
+                        conn.enqueue(Reply.error(e).frame(id: id).encoded())
+                        continue
+                    }
                     conn.inFlight += 1
                     let connID = conn.id
                     let handler = self.handler
@@ -169,6 +174,11 @@ public final class Server: Sendable {
                 switch progress {
                 case .transferred(let n):
                     perform(conn.state.received(readBuffer[0..<n]), on: conn)
+                    if conn.state.bufferedByteCount == 0 {
+                        conn.partialSince = nil
+                    } else if conn.partialSince == nil {
+                        conn.partialSince = monotonicNow()
+                    }
                     flushOrClose(conn)
                     if connections[conn.id] == nil { return }
                 case .wouldBlock:
@@ -194,8 +204,21 @@ public final class Server: Sendable {
                 let busy = connections.values.contains { $0.inFlight > 0 || $0.hasPendingOutput }
                 if !busy || monotonicNow() > deadline { break }
             }
+            // Wake at least once a second to time out half-received frames.
             let n = events.withUnsafeMutableBufferPointer { buf in
-                pk_epoll_wait(epollFD, buf.baseAddress, Int32(buf.count), drainDeadline == nil ? -1 : 50)
+                pk_epoll_wait(epollFD, buf.baseAddress, Int32(buf.count), drainDeadline == nil ? 1000 : 50)
+            }
+            let now = monotonicNow()
+            if now - lastSweep >= 1 {
+                lastSweep = now
+                for conn in Array(connections.values) {
+                    if let since = conn.partialSince, now - since > limits.partialFrameTimeout {
+                        Log.error("closing a connection: incomplete frame for \(Int(now - since)) s")
+                        conn.partialSince = nil
+                        perform(conn.state.timedOut(after: limits.partialFrameTimeout), on: conn)
+                        flushOrClose(conn)
+                    }
+                }
             }
             if n < 0 {
                 if Errno.current == .interrupted { continue }

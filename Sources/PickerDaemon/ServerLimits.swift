@@ -2,10 +2,12 @@
 public struct ServerLimits: Sendable {
     /// Connections beyond this are refused with `too_busy`.
     public var maxConnections: Int = 256
-    /// A connection with this many unanswered requests is not read from until some finish.
-    public var maxInFlightPerConnection: Int = 32
+    /// Requests beyond this many unanswered ones on a connection are refused with `too_busy`.
+    public var maxInFlightPerConnection: Int = 64
     /// A connection with this much unsent output is not read from until it drains.
     public var maxQueuedOutputBytes: Int = 64 << 20
+    /// A frame begun but not finished within this many seconds closes the connection.
+    public var partialFrameTimeout: Double = 10
 
     public init() {}
 }

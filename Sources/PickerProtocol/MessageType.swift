@@ -31,4 +31,12 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
 
     case getImage = 0x30
     case image = 0x31
+
+    case toggle = 0x40
+    case selection = 0x42
+    case selectionReply = 0x43
+    case clearSelection = 0x44
+    case thumbnails = 0x46
+    case thumbnailsReply = 0x47
+    case preview = 0x48
 }

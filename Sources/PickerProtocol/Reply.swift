@@ -10,6 +10,8 @@ public enum Reply: Sendable, Equatable {
     case albums([AlbumInfo])
     case photos(PhotoList)
     case image(EncodedImage)
+    case selection(SelectionList)
+    case thumbnails(ThumbnailSheet)
 
     public var messageType: MessageType {
         switch self {
@@ -23,6 +25,8 @@ public enum Reply: Sendable, Equatable {
         case .albums: return .albumsReply
         case .photos: return .photosReply
         case .image: return .image
+        case .selection: return .selectionReply
+        case .thumbnails: return .thumbnailsReply
         }
     }
 }
@@ -80,10 +84,36 @@ extension Reply {
                 w.u8(p.dateSource.rawValue)
             }
         case .image(let img):
-            w.u8(img.format.rawValue)
-            w.count(img.width)
-            w.count(img.height)
-            w.blob(img.data)
+            Reply.encodeImage(img, into: &w)
+        case .selection(let list):
+            w.u16(UInt16(clamping: list.maxSelection))
+            w.count(list.photos.count)
+            for p in list.photos {
+                w.string(p.album)
+                w.string(p.name)
+                w.count(p.width)
+                w.count(p.height)
+                w.string(p.path)
+                w.string(p.absolutePath)
+            }
+        case .thumbnails(let sheet):
+            let g = sheet.geometry
+            for v in [g.width, g.height, g.cellSize, g.spacing, g.padding, g.columns, g.rows, g.page, g.pages] { w.count(v) }
+            w.count(g.cells.count)
+            for c in g.cells {
+                w.count(c.index)
+                w.string(c.name)
+                w.count(c.x)
+                w.count(c.y)
+                w.count(c.size)
+                w.u8((c.selected ? 1 : 0) | (c.current ? 2 : 0))
+            }
+            if let img = sheet.image {
+                w.u8(1)
+                Reply.encodeImage(img, into: &w)
+            } else {
+                w.u8(0)
+            }
         }
         return Frame(type: messageType.rawValue, requestID: id, payload: w.bytes)
     }
@@ -158,16 +188,56 @@ extension Reply {
             }
             self = .photos(PhotoList(album: album, photos: photos))
         case .image:
-            let rawFormat = try r.u8()
-            guard let format = ImageFormat(rawValue: rawFormat) else {
-                throw PickerError(.malformedFrame, "unknown image format \(rawFormat)")
+            self = .image(try Reply.decodeImage(&r))
+        case .selectionReply:
+            let maxSel = Int(try r.u16())
+            let n = try r.count(minElementSize: 24)
+            var photos: [SelectedPhoto] = []
+            for _ in 0..<n {
+                photos.append(SelectedPhoto(album: try r.string(), name: try r.string(), width: Int(try r.u32()),
+                                            height: Int(try r.u32()), path: try r.string(), absolutePath: try r.string()))
             }
-            self = .image(EncodedImage(format: format, width: Int(try r.u32()), height: Int(try r.u32()), data: try r.blob()))
+            self = .selection(SelectionList(maxSelection: maxSel, photos: photos))
+        case .thumbnailsReply:
+            var v: [Int] = []
+            for _ in 0..<9 { v.append(Int(try r.u32())) }
+            let n = try r.count(minElementSize: 21)
+            var cells: [GridCell] = []
+            for _ in 0..<n {
+                let index = Int(try r.u32())
+                let name = try r.string()
+                let x = Int(try r.u32())
+                let y = Int(try r.u32())
+                let size = Int(try r.u32())
+                let flags = try r.u8()
+                cells.append(GridCell(index: index, name: name, x: x, y: y, size: size,
+                                      selected: flags & 1 != 0, current: flags & 2 != 0))
+            }
+            let geometry = GridGeometry(width: v[0], height: v[1], cellSize: v[2], spacing: v[3], padding: v[4],
+                                        columns: v[5], rows: v[6], page: v[7], pages: v[8], cells: cells)
+            let image = try r.bool() ? try Reply.decodeImage(&r) : nil
+            self = .thumbnails(ThumbnailSheet(geometry: geometry, image: image))
         case .hello, .ping, .libraryInfo, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
-             .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .getImage:
+             .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .getImage, .toggle, .selection,
+             .clearSelection, .thumbnails, .preview:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is a request, not a reply")
         }
         try r.expectEnd()
+    }
+
+    private static func encodeImage(_ img: EncodedImage, into w: inout ByteWriter) {
+        w.u8(img.format.rawValue)
+        w.count(img.width)
+        w.count(img.height)
+        w.blob(img.data)
+    }
+
+    private static func decodeImage(_ r: inout ByteReader) throws(PickerError) -> EncodedImage {
+        let rawFormat = try r.u8()
+        guard let format = ImageFormat(rawValue: rawFormat) else {
+            throw PickerError(.malformedFrame, "unknown image format \(rawFormat)")
+        }
+        return EncodedImage(format: format, width: Int(try r.u32()), height: Int(try r.u32()), data: try r.blob())
     }
 
     private static func formats(_ r: inout ByteReader) throws(PickerError) -> [ImageFormat] {

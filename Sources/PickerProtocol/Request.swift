@@ -15,6 +15,11 @@ public enum Request: Sendable, Equatable {
     case stepPhoto(session: String, StepDirection)
     case status(session: String)
     case getImage(ImageRequest)
+    case toggle(session: String, Selector)
+    case selection(session: String)
+    case clearSelection(session: String)
+    case thumbnails(ThumbnailRequest)
+    case preview(PreviewRequest)
 
     public var messageType: MessageType {
         switch self {
@@ -33,6 +38,11 @@ public enum Request: Sendable, Equatable {
         case .stepPhoto: return .stepPhoto
         case .status: return .status
         case .getImage: return .getImage
+        case .toggle: return .toggle
+        case .selection: return .selection
+        case .clearSelection: return .clearSelection
+        case .thumbnails: return .thumbnails
+        case .preview: return .preview
         }
     }
 
@@ -45,6 +55,9 @@ public enum Request: Sendable, Equatable {
         case .selectAlbum(let s, _), .photos(let s, _), .selectPhoto(let s, _), .stepPhoto(let s, _), .status(let s):
             return s
         case .getImage(let r): return r.session
+        case .toggle(let s, _), .selection(let s), .clearSelection(let s): return s
+        case .thumbnails(let r): return r.session
+        case .preview(let r): return r.session
         }
     }
 }
@@ -65,13 +78,14 @@ extension Request {
             w.count(n.height ?? 0)
             w.u16(UInt16(clamping: n.maxSelection ?? 0))
             w.string(n.title ?? "")
-        case .sessionShow(let name), .sessionClose(let name), .status(let name):
+        case .sessionShow(let name), .sessionClose(let name), .status(let name), .selection(let name),
+             .clearSelection(let name):
             w.string(name)
         case .sessionResize(let name, let width, let height):
             w.string(name)
             w.count(width)
             w.count(height ?? 0)
-        case .selectAlbum(let s, let sel), .selectPhoto(let s, let sel):
+        case .selectAlbum(let s, let sel), .selectPhoto(let s, let sel), .toggle(let s, let sel):
             w.string(s)
             sel.encode(into: &w)
         case .photos(let s, let sort):
@@ -85,6 +99,17 @@ extension Request {
             w.u8(r.format.rawValue)
             w.u8(UInt8(clamping: r.quality ?? 0))
             w.u8(r.noCache ? 1 : 0)
+        case .thumbnails(let r):
+            w.string(r.session)
+            w.count(r.cellSize ?? 0)
+            w.count(r.page ?? 0)
+            w.u8(r.geometryOnly ? 1 : 0)
+        case .preview(let r):
+            w.string(r.session)
+            w.count(r.width)
+            w.count(r.height)
+            w.u8(r.format.rawValue)
+            w.u8(UInt8(clamping: r.quality ?? 0))
         }
         return Frame(type: messageType.rawValue, requestID: id, payload: w.bytes)
     }
@@ -148,8 +173,28 @@ extension Request {
             let q = Int(try r.u8())
             let flags = try r.u8()
             self = .getImage(ImageRequest(session: s, format: format, quality: q == 0 ? nil : q, noCache: flags & 1 != 0))
+        case .toggle: self = .toggle(session: try r.string(), try Selector.decode(from: &r))
+        case .selection: self = .selection(session: try r.string())
+        case .clearSelection: self = .clearSelection(session: try r.string())
+        case .thumbnails:
+            let s = try r.string()
+            let size = Int(try r.u32())
+            let page = Int(try r.u32())
+            let flags = try r.u8()
+            self = .thumbnails(ThumbnailRequest(session: s, cellSize: size == 0 ? nil : size, page: page == 0 ? nil : page,
+                                                geometryOnly: flags & 1 != 0))
+        case .preview:
+            let s = try r.string()
+            let width = Int(try r.u32())
+            let height = Int(try r.u32())
+            let raw = try r.u8()
+            guard let format = ImageFormat(rawValue: raw) else {
+                throw PickerError(.invalidArgument, "unknown output format \(raw)")
+            }
+            let q = Int(try r.u8())
+            self = .preview(PreviewRequest(session: s, width: width, height: height, format: format, quality: q == 0 ? nil : q))
         case .helloReply, .error, .pong, .libraryInfoReply, .sessionState, .sessionListReply, .sessionClosed,
-             .albumsReply, .photosReply, .image:
+             .albumsReply, .photosReply, .image, .selectionReply, .thumbnailsReply:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is a reply, not a request")
         }
         try r.expectEnd()

@@ -21,6 +21,8 @@ struct CommandSpec: Sendable {
     var options: [OptionSpec] = []
     /// Writes binary output: refused to a terminal unless -o is given.
     var binaryOutput = false
+    /// With --json, prints a description instead of the binary (else --json needs -o FILE for the binary).
+    var jsonReplacesBinary = false
     var details: String = ""
     var run: @Sendable (Invocation) throws(CLIError) -> Void
 

@@ -16,6 +16,18 @@ private func unexpected(_ reply: Reply) -> CLIError {
     CLIError(message: "unexpected reply \(reply.messageType) from pickerd", exitCode: .failure)
 }
 
+/// Writes an image to -o FILE or stdout; with --json, the image must go to -o and stdout gets its description.
+private func writeImage(_ img: EncodedImage, _ inv: Invocation) throws(CLIError) {
+    if inv.json {
+        guard let path = inv.outputPath else { throw .usage("--json needs -o FILE for the image itself") }
+        try Output.binary(img.data, to: path)
+        Output.json(.object([("format", .string(img.format.optionName)), ("width", .int(img.width)),
+                             ("height", .int(img.height)), ("bytes", .int(img.data.count)), ("path", .string(path))]))
+    } else {
+        try Output.binary(img.data, to: inv.outputPath)
+    }
+}
+
 /// Session named by the optional NAME argument, else the global session.
 private func sessionArgument(_ inv: Invocation) -> String { inv.positional(0) ?? inv.session }
 
@@ -150,13 +162,107 @@ let commands: [CommandSpec] = [
                           OptionSpec(name: "--quality", valueName: "Q", help: "JPEG/WebP quality 1…100 (default 85 / 80)"),
                           OptionSpec(name: "--no-cache", valueName: nil, help: "render afresh, bypassing the daemon's cache")],
                 binaryOutput: true,
-                details: "Exit code 3 when no photo is selected. Never writes image data to a terminal.") { inv throws(CLIError) in
+                details: "Exit code 3 when no photo is selected. Never writes image data to a terminal.\nWith --json (and -o FILE), prints the image's format, size and byte count.") { inv throws(CLIError) in
         let raw = inv.value("--format") ?? "png"
         guard let format = ImageFormat(optionName: raw) else { throw .usage("--format must be png, jpeg or webp, not '\(raw)'") }
         let quality = try inv.int("--quality", in: 1...100)
         let reply = try inv.call(.getImage(ImageRequest(session: inv.session, format: format, quality: quality,
                                                          noCache: inv.flag("--no-cache"))))
         guard case .image(let img) = reply else { throw unexpected(reply) }
-        try Output.binary(img.data, to: inv.outputPath)
+        try writeImage(img, inv)
+    },
+]
+
+private func printSelection(_ reply: Reply, _ inv: Invocation, changed: String? = nil) throws(CLIError) {
+    guard case .selection(let list) = reply else { throw unexpected(reply) }
+    if inv.json {
+        Output.json(.object([("max_selection", .int(list.maxSelection)), ("count", .int(list.photos.count)),
+                             ("photos", .array(list.photos.enumerated().map { i, p in
+            .object([("order", .int(i + 1)), ("album", .string(p.album)), ("name", .string(p.name)),
+                     ("width", .int(p.width)), ("height", .int(p.height)), ("path", .string(p.path)),
+                     ("absolute_path", .string(p.absolutePath))])
+        }))]))
+        return
+    }
+    if let changed { Output.line(changed) }
+    if list.photos.isEmpty {
+        Output.line("nothing picked (0 of \(list.maxSelection))")
+        return
+    }
+    let rows = list.photos.enumerated().map { i, p in ["\(i + 1)", p.album, p.name, "\(p.width)x\(p.height)", p.path] }
+    Output.line(Render.table(rows, rightAligned: [true, false, false, true, false]))
+    Output.line("\(list.photos.count) of \(list.maxSelection) picked")
+}
+
+/// Commands of the gallery design: the pick list, the thumbnail grid and the full-screen preview.
+let galleryCommands: [CommandSpec] = [
+    CommandSpec(words: ["toggle"], summary: "add a photo of the selected album to the pick list, or remove it",
+                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "photo file name")],
+                options: [indexOption],
+                details: "Refused, changing nothing, when the pick list is full (session new --max-selection).") { inv throws(CLIError) in
+        let selector = try inv.selector(what: "photo")
+        let before = try inv.call(.selection(session: inv.session))
+        let reply = try inv.call(.toggle(session: inv.session, selector))
+        var note: String? = nil
+        if case .selection(let old) = before, case .selection(let new) = reply {
+            let oldPaths = Set(old.photos.map(\.path))
+            if let added = new.photos.first(where: { !oldPaths.contains($0.path) }) {
+                note = "picked \(added.name) (\(new.photos.count) of \(new.maxSelection))"
+            } else if let removed = old.photos.first(where: { p in !new.photos.contains { $0.path == p.path } }) {
+                note = "unpicked \(removed.name) (\(new.photos.count) of \(new.maxSelection))"
+            }
+        }
+        if inv.json { try printSelection(reply, inv) } else if let note { Output.line(note) } else { try printSelection(reply, inv) }
+    },
+    CommandSpec(words: ["selection"], summary: "the pick list in pick order: album, name, size, path (--json adds absolute paths)") { inv throws(CLIError) in
+        try printSelection(try inv.call(.selection(session: inv.session)), inv)
+    },
+    CommandSpec(words: ["clear-selection"], summary: "empty the pick list") { inv throws(CLIError) in
+        let reply = try inv.call(.clearSelection(session: inv.session))
+        if inv.json { try printSelection(reply, inv) } else { Output.line("pick list cleared") }
+    },
+    CommandSpec(words: ["thumbnails"], summary: "the selected album as a grid image (PNG); --json prints the geometry",
+                options: [OptionSpec(name: "--size", valueName: "N", help: "cell size in px, 16…1024 (default 100)"),
+                          OptionSpec(name: "--page", valueName: "N", help: "page when the pane height cuts the grid (default 1)")],
+                binaryOutput: true, jsonReplacesBinary: true,
+                details: "Cells are filled and centre-cropped; picked photos sit under a 40% white rounded overlay and the\ncurrent photo is outlined. With --json, prints columns, rows, pages and each photo's cell rectangle\ninstead of the image.") { inv throws(CLIError) in
+        let size = try inv.int("--size", in: 16...1024, unit: " px")
+        let page = try inv.int("--page", in: 1...100_000)
+        let reply = try inv.call(.thumbnails(ThumbnailRequest(session: inv.session, cellSize: size, page: page,
+                                                              geometryOnly: inv.json)))
+        guard case .thumbnails(let sheet) = reply else { throw unexpected(reply) }
+        if inv.json {
+            let g = sheet.geometry
+            Output.json(.object([
+                ("width", .int(g.width)), ("height", .int(g.height)), ("cell_size", .int(g.cellSize)),
+                ("spacing", .int(g.spacing)), ("padding", .int(g.padding)), ("columns", .int(g.columns)),
+                ("rows", .int(g.rows)), ("page", .int(g.page)), ("pages", .int(g.pages)),
+                ("cells", .array(g.cells.map { c in
+                    .object([("index", .int(c.index)), ("name", .string(c.name)), ("x", .int(c.x)), ("y", .int(c.y)),
+                             ("width", .int(c.size)), ("height", .int(c.size)), ("selected", .bool(c.selected)),
+                             ("current", .bool(c.current))])
+                })),
+            ]))
+            return
+        }
+        guard let image = sheet.image else { throw CLIError(message: "pickerd sent no grid image", exitCode: .failure) }
+        try Output.binary(image.data, to: inv.outputPath)
+    },
+    CommandSpec(words: ["preview"], summary: "the current photo scaled to fit a full screen (default 1920x1080), centred on black",
+                options: [OptionSpec(name: "--width", valueName: "W", help: "screen width in px (default 1920)"),
+                          OptionSpec(name: "--height", valueName: "H", help: "screen height in px (default 1080)"),
+                          OptionSpec(name: "--format", valueName: "png|jpeg|webp", help: "output format (default png)"),
+                          OptionSpec(name: "--quality", valueName: "Q", help: "JPEG/WebP quality 1…100")],
+                binaryOutput: true,
+                details: "Unlike get-image, the photo is scaled up when the screen is larger. Exit code 3 when no photo is selected.") { inv throws(CLIError) in
+        let width = try inv.int("--width", in: paneRange, unit: " px") ?? 1920
+        let height = try inv.int("--height", in: paneRange, unit: " px") ?? 1080
+        let raw = inv.value("--format") ?? "png"
+        guard let format = ImageFormat(optionName: raw) else { throw .usage("--format must be png, jpeg or webp, not '\(raw)'") }
+        let quality = try inv.int("--quality", in: 1...100)
+        let reply = try inv.call(.preview(PreviewRequest(session: inv.session, width: width, height: height,
+                                                         format: format, quality: quality)))
+        guard case .image(let img) = reply else { throw unexpected(reply) }
+        try writeImage(img, inv)
     },
 ]

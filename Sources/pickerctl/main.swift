@@ -5,18 +5,27 @@ import PickerSystem
 
 // Thin client: parse arguments against the command table, speak the protocol, print.
 
+/// The whole command table, in the order `--help` lists it.
+let allCommands = commands + galleryCommands
+
 func runPickerctl() -> Int32 {
-    do {
-        switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()), commands: commands,
+    do throws(CLIError) {
+        switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()), commands: allCommands,
                                         environment: Environment.current) {
         case .help(let command):
-            print(command.map(Help.command) ?? Help.overview(commands), terminator: "")
+            print(command.map(Help.command) ?? Help.overview(allCommands), terminator: "")
             return ExitCode.ok.rawValue
         case .version:
             print("pickerctl 0.1.0")
             return ExitCode.ok.rawValue
         case let .run(command, invocation):
-            if command.binaryOutput { try Output.checkBinaryDestination(invocation) }
+            if command.binaryOutput {
+                if !invocation.json {
+                    try Output.checkBinaryDestination(invocation)
+                } else if !command.jsonReplacesBinary && invocation.outputPath == nil {
+                    throw CLIError.usage("--json needs -o FILE for the image itself")
+                }
+            }
             try command.run(invocation)
             return ExitCode.ok.rawValue
         }

@@ -25,6 +25,15 @@ enum ImageCheck {
         try run(["compare", output.path, reference.path] + (upright ? ["--upright"] : []), as: Comparison.self)
     }
 
+    /// Mean brightness of each rectangle (x, y, w, h).
+    static func regions(_ file: URL, _ boxes: [[Int]]) throws -> [Double] {
+        let json = String(decoding: try JSONEncoder().encode(boxes), as: UTF8.self)
+        return try run(["regions", file.path, json], as: [Double].self)
+    }
+
+    /// A PNG's text chunks.
+    static func text(_ file: URL) throws -> [String: String] { try run(["text", file.path], as: [String: String].self) }
+
     static func edges(_ file: URL) throws -> Edges { try run(["edges", file.path], as: Edges.self) }
 
     enum CheckError: Error { case failed(String) }

@@ -70,6 +70,8 @@ final class LiveDaemon: @unchecked Sendable {
         let p = Process()
         p.executableURL = TestEnvironment.pickerd
         p.arguments = ["--library", library.path, "--socket", socketPath, "--state-dir", stateDirectory.path] + extraArguments
+        // A private cache home: shared thumbnails written by tests never land in the user's ~/.cache.
+        p.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "XDG_CACHE_HOME": cacheHome.path]
         let log = try FileHandle(forWritingTo: logURL)
         log.seekToEndOfFile()
         p.standardOutput = log
@@ -84,6 +86,9 @@ final class LiveDaemon: @unchecked Sendable {
         }
         throw DaemonError.didNotStart(log: self.log)
     }
+
+    /// Where this daemon's freedesktop thumbnails go (`$XDG_CACHE_HOME`).
+    var cacheHome: URL { directory.appendingPathComponent("cache") }
 
     var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
 

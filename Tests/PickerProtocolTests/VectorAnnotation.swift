@@ -124,15 +124,58 @@ struct VectorAnnotation {
             u32("height", Self.none)
             u16("max_selection") { $0 == 0 ? "default, 10" : "" }
             string("title", ifEmpty: "default, \"Photo Library\"")
-        case .sessionShow, .sessionClose, .status, .sessionClosed:
+        case .sessionShow, .sessionClose, .status, .sessionClosed, .selection, .clearSelection:
             string("session")
         case .sessionResize:
             string("session")
             u32("width")
             u32("height", Self.none)
-        case .selectAlbum, .selectPhoto:
+        case .selectAlbum, .selectPhoto, .toggle:
             string("session")
             selector()
+        case .thumbnails:
+            string("session")
+            u32("cell_size") { $0 == 0 ? "default, 100" : "" }
+            u32("page") { $0 == 0 ? "default, 1" : "" }
+            u8("flags") { $0 & 1 != 0 ? "bit 0: geometry only" : "" }
+        case .preview:
+            string("session")
+            u32("width")
+            u32("height")
+            u8("format", Self.format)
+            u8("quality") { $0 == 0 ? "format's default" : "" }
+        case .selectionReply:
+            u16("max_selection")
+            list("count") {
+                $0.string("album")
+                $0.string("name")
+                $0.u32("width")
+                $0.u32("height")
+                $0.string("path")
+                $0.string("absolute_path")
+            }
+        case .thumbnailsReply:
+            for field in ["width", "height", "cell_size", "spacing", "padding", "columns", "rows", "page", "pages"] {
+                u32(field)
+            }
+            list("cells: count") {
+                $0.u32("  index, 1-based")
+                $0.string("  name")
+                $0.u32("  x")
+                $0.u32("  y")
+                $0.u32("  size")
+                $0.u8("  flags") { v in
+                    [v & 1 != 0 ? "selected" : "", v & 2 != 0 ? "current" : ""].filter { !$0.isEmpty }.joined(separator: ", ")
+                }
+            }
+            let hasImage = num(1)
+            u8("has_image") { $0 == 1 ? "yes" : "no" }
+            if hasImage == 1 {
+                u8("format", Self.format)
+                u32("width")
+                u32("height")
+                blob("data")
+            }
         case .photos:
             string("session")
             u8("sort") { $0 == 0 ? "by name" : "by date" }

@@ -8,6 +8,10 @@
       scaled to OUTPUT's size with a full decode and Lanczos. --upright applies the
       reference's EXIF orientation first. {"mad", "edge_mad" (outermost rows and
       columns only: catches dark borders from a bad resample), "width", "height"}
+  imagecheck.py regions FILE '[[x, y, w, h], ...]'
+      Mean brightness (0-255) of each rectangle.
+  imagecheck.py text FILE
+      A PNG's tEXt/iTXt chunks as a JSON object.
   imagecheck.py edges FILE
       Mean brightness of the outermost rows and columns and of the whole image,
       to catch black borders left by a bad resample. {"top", "bottom", "left", "right", "mean"}
@@ -53,6 +57,13 @@ def main(argv):
         print(json.dumps({"top": mean((0, 0, w, 1)), "bottom": mean((0, h - 1, w, h)),
                           "left": mean((0, 0, 1, h)), "right": mean((w - 1, 0, w, h)),
                           "mean": mean((0, 0, w, h))}))
+    elif cmd == "regions":
+        im = rgb(Image.open(argv[2])).convert("L")
+        boxes = json.loads(argv[3])
+        print(json.dumps([ImageStat.Stat(im.crop((x, y, x + w, y + h))).mean[0] for x, y, w, h in boxes]))
+    elif cmd == "text":
+        with Image.open(argv[2]) as im:
+            print(json.dumps(dict(im.text)))
     else:
         print("unknown command", file=sys.stderr)
         return 2

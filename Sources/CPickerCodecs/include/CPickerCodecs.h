@@ -125,4 +125,8 @@ void pk_fill_rgb(uint8_t *canvas, int width, int height, uint8_t r, uint8_t g,
 }
 #endif
 
+/* Further parts of the module (SwiftPM's umbrella header must include them). */
+#include "pk_md5.h"
+#include "pk_png_text.h"
+
 #endif

@@ -7,13 +7,18 @@ public struct EngineConfiguration: Sendable {
     /// Images declaring more pixels than this are refused from their header (default 200 MP).
     public var maxPixels: Int
     public var serverVersion: String
+    /// `$XDG_CACHE_HOME` (or `~/.cache`) for the shared freedesktop thumbnails; nil turns them off.
+    public var thumbnailCacheHome: String?
+    /// Listings rescan the library when the last scan is older than this.
+    public var rescanSeconds: Double = 5
 
     public init(libraryRoot: String, stateDirectory: String?, cacheBytes: Int = 256 << 20,
-                maxPixels: Int = 200_000_000, serverVersion: String) {
+                maxPixels: Int = 200_000_000, serverVersion: String, thumbnailCacheHome: String? = nil) {
         self.libraryRoot = libraryRoot
         self.stateDirectory = stateDirectory
         self.cacheBytes = cacheBytes
         self.maxPixels = maxPixels
         self.serverVersion = serverVersion
+        self.thumbnailCacheHome = thumbnailCacheHome
     }
 }

@@ -1,0 +1,74 @@
+/// Draws the gallery's marks on an RGB canvas: the 40% white rounded overlay over picked
+/// cells and the outline around the current one. Anti-aliased by pixel coverage.
+enum GridPainter {
+    static let background = RGBColor(red: 28, green: 28, blue: 30)
+    static let placeholder = RGBColor(red: 72, green: 72, blue: 76)
+    static let outline = RGBColor(red: 10, green: 132, blue: 255)
+    static let overlayOpacity = 0.4
+    static let cornerRadius = 8.0
+
+    /// Blends white at 40% over a rounded square (radius 8) at (x, y).
+    static func overlay(_ canvas: inout PixelImage, x: Int, y: Int, size: Int) {
+        blendRoundedRect(&canvas, x: Double(x), y: Double(y), width: Double(size), height: Double(size),
+                         radius: cornerRadius, colour: .white, opacity: overlayOpacity)
+    }
+
+    /// A 3 px ring 2 px outside the cell, in the accent colour.
+    static func outline(_ canvas: inout PixelImage, x: Int, y: Int, size: Int) {
+        let gap = 2.0, thickness = 3.0
+        let outer = (x: Double(x) - gap - thickness, y: Double(y) - gap - thickness,
+                     side: Double(size) + 2 * (gap + thickness))
+        let inner = (x: Double(x) - gap, y: Double(y) - gap, side: Double(size) + 2 * gap)
+        paint(&canvas, x0: Int(outer.x.rounded(.down)), y0: Int(outer.y.rounded(.down)),
+              x1: Int((outer.x + outer.side).rounded(.up)), y1: Int((outer.y + outer.side).rounded(.up))) { px, py in
+            let o = coverage(px, py, outer.x, outer.y, outer.side, outer.side, cornerRadius + gap + thickness)
+            let i = coverage(px, py, inner.x, inner.y, inner.side, inner.side, cornerRadius + gap)
+            return (max(0, o - i), outline, 1.0)
+        }
+    }
+
+    private static func blendRoundedRect(_ canvas: inout PixelImage, x: Double, y: Double, width: Double, height: Double,
+                                         radius: Double, colour: RGBColor, opacity: Double) {
+        paint(&canvas, x0: Int(x.rounded(.down)), y0: Int(y.rounded(.down)),
+              x1: Int((x + width).rounded(.up)), y1: Int((y + height).rounded(.up))) { px, py in
+            (coverage(px, py, x, y, width, height, radius), colour, opacity)
+        }
+    }
+
+    /// Calls `shade` for each pixel centre in the clipped box and blends its colour by coverage × opacity.
+    private static func paint(_ canvas: inout PixelImage, x0: Int, y0: Int, x1: Int, y1: Int,
+                              _ shade: (Double, Double) -> (Double, RGBColor, Double)) {
+        guard canvas.channels == 3 else { return }
+        let w = canvas.width, h = canvas.height
+        let xs = max(0, x0)..<min(w, x1), ys = max(0, y0)..<min(h, y1)
+        guard !xs.isEmpty, !ys.isEmpty else { return }
+        canvas.pixels.withUnsafeMutableBufferPointer { buf in
+            for py in ys {
+                for px in xs {
+                    let (cov, colour, opacity) = shade(Double(px) + 0.5, Double(py) + 0.5)
+                    let a = cov * opacity
+                    guard a > 0 else { continue }
+                    let i = (py * w + px) * 3
+                    buf[i] = mix(buf[i], colour.red, a)
+                    buf[i + 1] = mix(buf[i + 1], colour.green, a)
+                    buf[i + 2] = mix(buf[i + 2], colour.blue, a)
+                }
+            }
+        }
+    }
+
+    private static func mix(_ base: UInt8, _ top: UInt8, _ a: Double) -> UInt8 {
+        UInt8(clamping: Int((Double(base) * (1 - a) + Double(top) * a).rounded()))
+    }
+
+    /// How much of a one-pixel area centred at (px, py) lies inside the rounded rectangle (0…1),
+    /// from the signed distance to its edge.
+    static func coverage(_ px: Double, _ py: Double, _ x: Double, _ y: Double, _ w: Double, _ h: Double,
+                         _ r: Double) -> Double {
+        let cx = x + w / 2, cy = y + h / 2
+        let qx = abs(px - cx) - (w / 2 - r), qy = abs(py - cy) - (h / 2 - r)
+        let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
+        let distance = outside + min(max(qx, qy), 0) - r
+        return min(1, max(0, 0.5 - distance))
+    }
+}

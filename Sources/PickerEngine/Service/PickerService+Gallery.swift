@@ -1,0 +1,83 @@
+import Dispatch
+import PickerProtocol
+import Synchronization
+
+/// The thumbnail grid and the full-screen preview (the gallery design).
+extension PickerService {
+    /// One page of the selected album as a grid of fill-and-crop cells, picked cells under
+    /// a 40% white rounded overlay and the current photo outlined; or only its geometry.
+    func thumbnailSheet(_ request: ThumbnailRequest) throws(PickerError) -> ThumbnailSheet {
+        let session = try sessions.get(request.session)
+        let album = try selectedAlbum(of: session)
+        let size = request.cellSize ?? GridLayout.defaultCellSize
+        guard GridLayout.cellSizeRange.contains(size) else {
+            throw PickerError(.outOfRange, "cell size \(size) is out of range 16…1024 px")
+        }
+        let layout = GridLayout(paneWidth: session.width, paneHeight: session.height, cellSize: size,
+                                count: album.photos.count)
+        let page = request.page ?? 1
+        guard (1...layout.pages).contains(page) else {
+            throw PickerError(.outOfRange, "page \(page) is out of range 1…\(layout.pages)")
+        }
+        let picked = Set(session.selection)
+        let slots = layout.slots(onPage: page)
+        let cells = slots.map { slot -> GridCell in
+            let photo = album.photos[slot]
+            let origin = layout.origin(ofSlot: slot)
+            return GridCell(index: slot + 1, name: photo.fileName, x: origin.x, y: origin.y, size: size,
+                            selected: picked.contains(photo.relativePath), current: photo.relativePath == session.photo)
+        }
+        let geometry = GridGeometry(width: layout.width, height: layout.height(ofPage: page), cellSize: size,
+                                    spacing: GridLayout.spacing, padding: GridLayout.padding, columns: layout.columns,
+                                    rows: layout.rows(onPage: page), page: page, pages: layout.pages, cells: cells)
+        if request.geometryOnly { return ThumbnailSheet(geometry: geometry, image: nil) }
+
+        // Cells are independent: make them on all cores.
+        let photos = slots.map { album.photos[$0] }
+        let root = library.snapshot.rootRealPath
+        let made = Mutex<[Int: PixelImage]>([:])
+        DispatchQueue.concurrentPerform(iterations: photos.count) { i in
+            let cell = thumbnailCells.cell(for: photos[i], size: size, root: root)
+            made.withLock { $0[i] = cell }
+        }
+        var canvas = Compositor.canvas(PixelSize(width: geometry.width, height: geometry.height),
+                                       colour: GridPainter.background)
+        let images = made.withLock { $0 }
+        for (i, cell) in cells.enumerated() {
+            if let image = images[i] { Compositor.draw(image, onto: &canvas, x: cell.x, y: cell.y) }
+            if cell.selected { GridPainter.overlay(&canvas, x: cell.x, y: cell.y, size: size) }
+            if cell.current { GridPainter.outline(&canvas, x: cell.x, y: cell.y, size: size) }
+        }
+        let png = try ImageEncoder.encode(canvas, as: .png, quality: 100)
+        return ThumbnailSheet(geometry: geometry,
+                              image: EncodedImage(format: .png, width: canvas.width, height: canvas.height, data: png))
+    }
+
+    /// The current photo scaled to fit W×H (upscaling allowed), centred on black.
+    func preview(_ request: PreviewRequest) throws(PickerError) -> EncodedImage {
+        try Session.validatePane(width: request.width, height: request.height)
+        if let q = request.quality, !(1...100).contains(q) {
+            throw PickerError(.outOfRange, "quality \(q) is out of range 1…100")
+        }
+        let session = try sessions.get(request.session)
+        let photo = try currentPhoto(of: session)
+        let quality = request.quality ?? defaultQuality(request.format)
+        let file = try library.readPhotoFile(photo)
+        let key = RenderKey(path: photo.relativePath, fileSize: file.size, mtimeSeconds: file.mtimeSeconds,
+                            mtimeNanoseconds: file.mtimeNanoseconds, width: request.width, height: request.height,
+                            format: request.format, quality: quality, variant: 2)
+        if let hit = cache.get(key) { return hit }
+        let header = try ImageHeaderReader.read(bytes: file.bytes, name: photo.fileName)
+        let picture = try ImageRenderer.fittedUpright(
+            data: file.bytes, header: header, photoName: photo.fileName,
+            fit: FitTarget(maxWidth: request.width, maxHeight: request.height, allowUpscale: true),
+            maxPixels: configuration.maxPixels)
+        var canvas = Compositor.canvas(PixelSize(width: request.width, height: request.height), colour: .black)
+        let at = FitMath.centred(picture.size, in: canvas.size)
+        Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)
+        let bytes = try ImageEncoder.encode(canvas, as: request.format, quality: quality)
+        let image = EncodedImage(format: request.format, width: canvas.width, height: canvas.height, data: bytes)
+        cache.put(key, image)
+        return image
+    }
+}
