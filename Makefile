@@ -2,6 +2,7 @@
 #   make demo    install missing Debian packages, build release, run a pick on samples/library
 #   make test    install missing Debian packages, debug build, swift test
 #   make build   release build
+#   make bench   side-by-side benchmark vs vipsthumbnail, ImageMagick, Pillow (docs/PERFORMANCE.md)
 #   make clean   remove build products and demo output
 
 SHELL := /bin/bash
@@ -15,7 +16,7 @@ endif
 
 SWIFT ?= swift
 
-.PHONY: deps build test demo clean
+.PHONY: deps build test demo clean bench
 
 deps:
 	@bash scripts/install-deps.sh
@@ -31,6 +32,14 @@ test: deps
 
 demo: build
 	PICKER_BIN_DIR="$$($(SWIFT) build -c release --show-bin-path)" bash scripts/demo.sh
+
+# Installs the bench tools if missing (libvips-tools, imagemagick, hyperfine), builds release,
+# builds a bench library in a temp dir and prints one table. BENCH_ARGS=--quick for a smoke run.
+bench:
+	@bash scripts/install-deps.sh bench
+	@command -v $(SWIFT) >/dev/null || { echo "make: $(SWIFT) not found: install Swift 6.3 in /opt/swift (or put it on PATH)" >&2; exit 1; }
+	$(SWIFT) build -c release
+	/usr/bin/python3 scripts/bench/bench.py --bin "$$($(SWIFT) build -c release --show-bin-path)" $(BENCH_ARGS)
 
 clean:
 	rm -rf .build

@@ -29,6 +29,7 @@
 #include <jerror.h>
 
 #include "CPickerCodecs.h"
+#include "pk_internal.h"
 
 #define PK_JPEG_MAX_EXTRANEOUS 256
 #define PK_JPEG_MAX_DAMAGED 32
@@ -165,8 +166,12 @@ static void pk_cmyk_row_to_rgb(const uint8_t *in, uint8_t *out, int width,
     }
 }
 
-int pk_jpeg_decode(const uint8_t *data, size_t len, int scale_denom,
-                   uint64_t max_pixels, pk_image *out, char *msg) {
+/* Decodes at 1/scale_denom; with dst_w, dst_h > 0 and a decoded size that
+ * differs, the rows go through the streaming resampler instead of into a
+ * full-size buffer. */
+static int pk_jpeg_decode_impl(const uint8_t *data, size_t len, int scale_denom,
+                               uint64_t max_pixels, int dst_w, int dst_h, pk_image *out,
+                               char *msg) {
     if (!out) return PK_INVALID;
     out->pixels = NULL;
     out->width = out->height = out->channels = 0;
@@ -184,12 +189,14 @@ int pk_jpeg_decode(const uint8_t *data, size_t len, int scale_denom,
     pk_jerr err;
     uint8_t *volatile pixels = NULL;
     uint8_t *volatile row = NULL;
+    pk_feed *volatile feed = NULL;
 
     pk_jpeg_init_err(&err, msg);
     cinfo.err = &err.pub;
     if (setjmp(err.jump)) {
         free(pixels);
         free(row);
+        pk_feed_free(feed);
         jpeg_destroy_decompress(&cinfo);
         return err.status;
     }
@@ -223,12 +230,16 @@ int pk_jpeg_decode(const uint8_t *data, size_t len, int scale_denom,
         jpeg_destroy_decompress(&cinfo);
         return PK_CORRUPT;
     }
+    int resample = dst_w > 0 && dst_h > 0 && (dst_w != w || dst_h != h);
     size_t stride = (size_t)w * 3;
-    pixels = malloc(stride * (size_t)h);
+    /* Resampling: rows go through the feed in batches. Else: the whole picture. */
+    if (!resample) pixels = malloc(stride * (size_t)h);
     if (cmyk) row = malloc((size_t)w * 4);
-    if (!pixels || (cmyk && !row)) {
+    if (resample) feed = pk_feed_new(pk_resampler_new(w, h, 3, 0, 0, w, h, dst_w, dst_h), stride, h);
+    if ((!resample && !pixels) || (cmyk && !row) || (resample && !feed)) {
         free(pixels);
         free(row);
+        pk_feed_free(feed);
         pk_set_msg(msg, "out of memory");
         jpeg_destroy_decompress(&cinfo);
         return PK_NO_MEMORY;
@@ -236,21 +247,32 @@ int pk_jpeg_decode(const uint8_t *data, size_t len, int scale_denom,
 
     while (cinfo.output_scanline < cinfo.output_height) {
         JDIMENSION y = cinfo.output_scanline;
+        uint8_t *base = resample ? pk_feed_slot(feed) : pixels + (size_t)y * stride;
+        JSAMPROW rows[PK_FEED_BATCH];
+        int n = 0;
         if (cmyk) {
-            JSAMPROW rows[1] = {row};
-            if (jpeg_read_scanlines(&cinfo, rows, 1) != 1) break;
-            pk_cmyk_row_to_rgb(row, pixels + (size_t)y * stride, w, inverted);
+            JSAMPROW one[1] = {row};
+            if (jpeg_read_scanlines(&cinfo, one, 1) != 1) break;
+            pk_cmyk_row_to_rgb(row, base, w, inverted);
+            n = 1;
         } else {
-            JSAMPROW rows[8];
-            int n = 0;
-            for (; n < 8 && y + (JDIMENSION)n < cinfo.output_height; n++)
-                rows[n] = pixels + (size_t)(y + n) * stride;
-            if (jpeg_read_scanlines(&cinfo, rows, (JDIMENSION)n) == 0) break;
+            int want = resample ? PK_FEED_BATCH : 8, asked = 0;
+            for (; asked < want && y + (JDIMENSION)asked < cinfo.output_height; asked++)
+                rows[asked] = base + (size_t)asked * stride;
+            /* read_scanlines may return fewer rows than asked: keep going */
+            while (n < asked) {
+                JDIMENSION got = jpeg_read_scanlines(&cinfo, rows + n, (JDIMENSION)(asked - n));
+                if (got == 0) break;
+                n += (int)got;
+            }
+            if (n == 0) break;
         }
+        if (resample) pk_feed_commit(feed, n);
     }
     if (cinfo.output_scanline < cinfo.output_height) {
         free(pixels);
         free(row);
+        pk_feed_free(feed);
         pk_set_msg(msg, "incomplete image data");
         jpeg_destroy_decompress(&cinfo);
         return PK_CORRUPT;
@@ -259,11 +281,40 @@ int pk_jpeg_decode(const uint8_t *data, size_t len, int scale_denom,
     jpeg_destroy_decompress(&cinfo);
     free(row);
 
+    if (resample) {
+        uint8_t *fitted = NULL;
+        int status = pk_feed_finish(feed, &fitted);
+        if (status != PK_OK) {
+            pk_set_msg(msg, "out of memory");
+            return status;
+        }
+        out->pixels = fitted;
+        out->width = dst_w;
+        out->height = dst_h;
+        out->channels = 3;
+        return PK_OK;
+    }
     out->pixels = pixels;
     out->width = w;
     out->height = h;
     out->channels = 3;
     return PK_OK;
+}
+
+int pk_jpeg_decode(const uint8_t *data, size_t len, int scale_denom,
+                   uint64_t max_pixels, pk_image *out, char *msg) {
+    return pk_jpeg_decode_impl(data, len, scale_denom, max_pixels, 0, 0, out, msg);
+}
+
+int pk_jpeg_decode_fit(const uint8_t *data, size_t len, int scale_denom,
+                       uint64_t max_pixels, int dst_w, int dst_h, pk_image *out,
+                       char *msg) {
+    if (dst_w <= 0 || dst_h <= 0) {
+        pk_set_msg(msg, "invalid target size");
+        if (out) out->pixels = NULL;
+        return PK_INVALID;
+    }
+    return pk_jpeg_decode_impl(data, len, scale_denom, max_pixels, dst_w, dst_h, out, msg);
 }
 
 int pk_jpeg_encode(const uint8_t *pixels, int width, int height, int channels,

@@ -1,17 +1,24 @@
 /*
  * Pixel kernels: Lanczos-3 resample, EXIF orientation, compositing.
  */
+#include <malloc.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "CPickerCodecs.h"
+#include "pk_internal.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 
 void pk_free(void *p) { free(p); }
+
+void pk_map_large_blocks(size_t threshold) {
+    if (threshold > 0) mallopt(M_MMAP_THRESHOLD, (int)(threshold > (1u << 30) ? (1u << 30) : threshold));
+}
 
 /* ---------------------------------------------------------------- resample */
 
@@ -94,64 +101,360 @@ static int pk_taps_make(pk_taps *t, int in_size, int out_size, double ratio,
     return 1;
 }
 
-/* Copies (and, for k > 1, box-averages by kx x ky) the crop into floats with
- * premultiplied alpha. Boxes at the right/bottom edge may be partial. */
-static float *pk_to_float(const uint8_t *src, int src_w, int channels, int cx, int cy,
-                          int cw, int chh, int kx, int ky, int *out_w, int *out_h) {
-    int bw = (cw + kx - 1) / kx, bh = (chh + ky - 1) / ky;
-    float *dst = malloc(sizeof(float) * (size_t)bw * (size_t)bh * (size_t)channels);
-    if (!dst) return NULL;
-    size_t sstride = (size_t)src_w * (size_t)channels;
-    float acc[4];
-    for (int by = 0; by < bh; by++) {
-        int y0 = cy + by * ky, y1 = y0 + ky;
-        if (y1 > cy + chh) y1 = cy + chh;
-        for (int bx = 0; bx < bw; bx++) {
-            int x0 = cx + bx * kx, x1 = x0 + kx;
-            if (x1 > cx + cw) x1 = cx + cw;
-            acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
-            for (int y = y0; y < y1; y++) {
-                const uint8_t *p = src + (size_t)y * sstride + (size_t)x0 * (size_t)channels;
-                if (channels == 4) {
-                    for (int x = x0; x < x1; x++, p += 4) {
-                        float a = p[3];
-                        acc[0] += p[0] * a;
-                        acc[1] += p[1] * a;
-                        acc[2] += p[2] * a;
-                        acc[3] += a;
-                    }
-                } else {
-                    for (int x = x0; x < x1; x++, p += 3) {
-                        acc[0] += p[0];
-                        acc[1] += p[1];
-                        acc[2] += p[2];
-                    }
-                }
-            }
-            float inv = 1.0f / (float)((y1 - y0) * (x1 - x0));
-            float *d = dst + ((size_t)by * (size_t)bw + (size_t)bx) * (size_t)channels;
-            if (channels == 4) {
-                /* premultiplied, colour on a 0..255 scale */
-                d[0] = acc[0] * inv / 255.0f;
-                d[1] = acc[1] * inv / 255.0f;
-                d[2] = acc[2] * inv / 255.0f;
-                d[3] = acc[3] * inv;
-            } else {
-                d[0] = acc[0] * inv;
-                d[1] = acc[1] * inv;
-                d[2] = acc[2] * inv;
-            }
-        }
-    }
-    *out_w = bw;
-    *out_h = bh;
-    return dst;
-}
-
 static inline uint8_t pk_clamp_u8(float v) {
     if (!(v > 0.0f)) return 0; /* also NaN */
     if (v >= 255.0f) return 255;
     return (uint8_t)(v + 0.5f);
+}
+
+/* ------------------------------------------------------- streaming resampler
+ *
+ * Source rows are pushed top to bottom, so a decoder can feed scanlines as
+ * they come and the full-size picture is never held. Each row is
+ * box-averaged (kx columns; ky rows are summed first) into premultiplied
+ * floats, four per pixel (RGB rows leave the fourth at 0), and added at once
+ * into the accumulators of every output row whose vertical window covers it:
+ * the vertical pass runs first, over whole rows, which the compiler turns
+ * into SIMD. An output row whose window is complete gets its horizontal pass
+ * (one 4-float vector multiply-add per tap) and is written out. Only the
+ * accumulators of the rows in flight are held (a few rows of source width).
+ */
+typedef float pk_v4 __attribute__((vector_size(16)));
+
+struct pk_resampler {
+    int channels, crop_x, crop_w, crop_h;
+    int dst_w, dst_h;
+    int kx, ky, iw, ih;
+    int rows_in;     /* source rows consumed (of crop_h) */
+    int box_rows;    /* source rows summed into boxacc for the current box row */
+    int iy;          /* next (box) row index for the vertical stage, 0..ih */
+    int opened;      /* output rows opened so far (their accumulator zeroed) */
+    int first_live;  /* lowest output row not yet written */
+    int ring;        /* accumulator rows */
+    unsigned char *done; /* dst_h flags: row written */
+    pk_v4 *boxacc;   /* iw: sums for the current box row */
+    pk_v4 *inrow;    /* iw: one averaged, premultiplied row */
+    pk_v4 *acc;      /* ring * iw */
+    uint8_t *dst;    /* dst_w * dst_h * channels */
+    pk_taps hx, vy;
+};
+
+void pk_resampler_free(pk_resampler *r) {
+    if (!r) return;
+    free(r->done);
+    free(r->boxacc);
+    free(r->inrow);
+    free(r->acc);
+    free(r->dst);
+    pk_taps_free(&r->hx);
+    pk_taps_free(&r->vy);
+    free(r);
+}
+
+pk_resampler *pk_resampler_new(int src_w, int src_h, int channels, int crop_x, int crop_y,
+                               int crop_w, int crop_h, int dst_w, int dst_h) {
+    if ((channels != 3 && channels != 4) || src_w <= 0 || src_h <= 0 || dst_w <= 0 ||
+        dst_h <= 0 || crop_x < 0 || crop_y < 0 || crop_w <= 0 || crop_h <= 0 ||
+        crop_x + crop_w > src_w || crop_y + crop_h > src_h)
+        return NULL;
+    pk_resampler *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->channels = channels;
+    r->crop_x = crop_x;
+    r->crop_w = crop_w;
+    r->crop_h = crop_h;
+    r->dst_w = dst_w;
+    r->dst_h = dst_h;
+    /* Integer box pre-reduce for big reductions, leaving >= 2x for Lanczos. */
+    r->kx = crop_w / (2 * dst_w);
+    r->ky = crop_h / (2 * dst_h);
+    if (r->kx < 1) r->kx = 1;
+    if (r->ky < 1) r->ky = 1;
+    r->iw = (crop_w + r->kx - 1) / r->kx;
+    r->ih = (crop_h + r->ky - 1) / r->ky;
+    /* Geometry of the (possibly partial) last box on each axis. */
+    int rem_x = crop_w - (r->iw - 1) * r->kx, rem_y = crop_h - (r->ih - 1) * r->ky;
+    double last_x = (double)(r->iw - 1) + ((double)rem_x / r->kx - 1.0) * 0.5;
+    double last_y = (double)(r->ih - 1) + ((double)rem_y / r->ky - 1.0) * 0.5;
+    double ratio_x = (double)crop_w / ((double)r->kx * dst_w);
+    double ratio_y = (double)crop_h / ((double)r->ky * dst_h);
+    if (!pk_taps_make(&r->hx, r->iw, dst_w, ratio_x, last_x, (double)rem_x / r->kx) ||
+        !pk_taps_make(&r->vy, r->ih, dst_h, ratio_y, last_y, (double)rem_y / r->ky)) {
+        pk_resampler_free(r);
+        return NULL;
+    }
+    /* Rows in flight: output i is open from start_i to its last tap; its
+     * slot (i % ring) is reused by output i + ring, which must start later. */
+    int ring = 1;
+    for (int i = 0; i < dst_h; i++) {
+        int end = r->vy.start[i] + r->vy.count[i] - 1, live = 1;
+        for (int j = i + 1; j < dst_h && r->vy.start[j] <= end; j++) live++;
+        if (live > ring) ring = live;
+    }
+    r->ring = ring + 1;
+    size_t iw = (size_t)r->iw;
+    r->done = calloc((size_t)dst_h, 1);
+    r->boxacc = calloc(iw, sizeof(pk_v4));
+    r->inrow = calloc(iw, sizeof(pk_v4));
+    r->acc = malloc(sizeof(pk_v4) * iw * (size_t)r->ring);
+    r->dst = malloc((size_t)dst_w * (size_t)dst_h * (size_t)channels);
+    if (!r->done || !r->boxacc || !r->inrow || !r->acc || !r->dst) {
+        pk_resampler_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* Horizontal pass of a finished accumulator row into output row y. */
+static void pk_resampler_emit(pk_resampler *r, const pk_v4 *row, int y) {
+    const int C = r->channels, dst_w = r->dst_w;
+    const pk_taps *hx = &r->hx;
+    uint8_t *o = r->dst + (size_t)y * (size_t)dst_w * (size_t)C;
+    for (int x = 0; x < dst_w; x++, o += C) {
+        const float *w = hx->weights + (size_t)x * (size_t)hx->max_taps;
+        const pk_v4 *p = row + hx->start[x];
+        int n = hx->count[x];
+        pk_v4 a = {0, 0, 0, 0};
+        for (int k = 0; k < n; k++) a += w[k] * p[k];
+        if (C == 4) {
+            uint8_t a8 = pk_clamp_u8(a[3]);
+            if (a8 == 0) {
+                o[0] = o[1] = o[2] = o[3] = 0;
+            } else {
+                float f = 255.0f / a[3]; /* un-premultiply */
+                o[0] = pk_clamp_u8(a[0] * f);
+                o[1] = pk_clamp_u8(a[1] * f);
+                o[2] = pk_clamp_u8(a[2] * f);
+                o[3] = a8;
+            }
+        } else {
+            o[0] = pk_clamp_u8(a[0]);
+            o[1] = pk_clamp_u8(a[1]);
+            o[2] = pk_clamp_u8(a[2]);
+        }
+    }
+    r->done[y] = 1;
+}
+
+/* Vertical stage: adds r->inrow (box row r->iy) into every open output row. */
+static void pk_resampler_vstage(pk_resampler *r) {
+    const int iy = r->iy;
+    const size_t iw = (size_t)r->iw;
+    const pk_taps *vy = &r->vy;
+    while (r->opened < r->dst_h && vy->start[r->opened] <= iy) {
+        memset(r->acc + (size_t)(r->opened % r->ring) * iw, 0, sizeof(pk_v4) * iw);
+        r->opened++;
+    }
+    for (int i = r->first_live; i < r->opened; i++) {
+        if (r->done[i]) continue;
+        int k = iy - vy->start[i];
+        if (k < 0 || k >= vy->count[i]) continue;
+        float w = vy->weights[(size_t)i * (size_t)vy->max_taps + (size_t)k];
+        pk_v4 *a = r->acc + (size_t)(i % r->ring) * iw;
+        const pk_v4 *in = r->inrow;
+        for (size_t x = 0; x < iw; x++) a[x] += w * in[x];
+        if (k == vy->count[i] - 1) pk_resampler_emit(r, a, i);
+    }
+    while (r->first_live < r->dst_h && r->done[r->first_live]) r->first_live++;
+    r->iy++;
+}
+
+/* One source row (starting at crop_x) straight into r->inrow (no box). */
+static void pk_resampler_direct_row(pk_resampler *r, const uint8_t *p) {
+    pk_v4 *d = r->inrow;
+    const int n = r->crop_w;
+    if (r->channels == 3) {
+        for (int x = 0; x < n; x++, p += 3) d[x] = (pk_v4){p[0], p[1], p[2], 0};
+    } else {
+        for (int x = 0; x < n; x++, p += 4) {
+            float a = p[3], f = a / 255.0f;
+            d[x] = (pk_v4){p[0] * f, p[1] * f, p[2] * f, a};
+        }
+    }
+}
+
+/* Adds one source row into the box sums (kx columns per box). */
+static void pk_resampler_accumulate(pk_resampler *r, const uint8_t *p) {
+    const int kx = r->kx, cw = r->crop_w;
+    pk_v4 *acc = r->boxacc;
+    if (r->channels == 3) {
+        for (int x0 = 0; x0 < cw; x0 += kx, acc++) {
+            int x1 = x0 + kx > cw ? cw : x0 + kx;
+            pk_v4 s = {0, 0, 0, 0};
+            for (int x = x0; x < x1; x++, p += 3) s += (pk_v4){p[0], p[1], p[2], 0};
+            *acc += s;
+        }
+    } else {
+        for (int x0 = 0; x0 < cw; x0 += kx, acc++) {
+            int x1 = x0 + kx > cw ? cw : x0 + kx;
+            pk_v4 s = {0, 0, 0, 0};
+            for (int x = x0; x < x1; x++, p += 4) {
+                float a = p[3];
+                s += (pk_v4){p[0] * a, p[1] * a, p[2] * a, a};
+            }
+            *acc += s;
+        }
+    }
+}
+
+/* Averages the box sums into r->inrow and clears them. */
+static void pk_resampler_flush_box(pk_resampler *r) {
+    const int kx = r->kx, cw = r->crop_w;
+    const pk_v4 scale = r->channels == 4 ? (pk_v4){1 / 255.0f, 1 / 255.0f, 1 / 255.0f, 1}
+                                         : (pk_v4){1, 1, 1, 1};
+    for (int bx = 0; bx < r->iw; bx++) {
+        int x0 = bx * kx, x1 = x0 + kx > cw ? cw : x0 + kx;
+        float inv = 1.0f / (float)(r->box_rows * (x1 - x0));
+        r->inrow[bx] = r->boxacc[bx] * inv * scale;
+    }
+    memset(r->boxacc, 0, sizeof(pk_v4) * (size_t)r->iw);
+    r->box_rows = 0;
+}
+
+void pk_resampler_push(pk_resampler *r, const uint8_t *const *rows, int count) {
+    const size_t xoff = (size_t)r->crop_x * (size_t)r->channels;
+    for (int i = 0; i < count && r->rows_in < r->crop_h; i++) {
+        const uint8_t *p = rows[i] + xoff;
+        r->rows_in++;
+        if (r->kx == 1 && r->ky == 1) {
+            pk_resampler_direct_row(r, p);
+            pk_resampler_vstage(r);
+            continue;
+        }
+        pk_resampler_accumulate(r, p);
+        r->box_rows++;
+        if (r->box_rows == r->ky || r->rows_in == r->crop_h) {
+            pk_resampler_flush_box(r);
+            pk_resampler_vstage(r);
+        }
+    }
+}
+
+int pk_resampler_finish(pk_resampler *r, uint8_t **out) {
+    *out = NULL;
+    if (r->iy != r->ih || r->first_live != r->dst_h) return PK_INVALID; /* rows missing */
+    *out = r->dst;
+    r->dst = NULL;
+    return PK_OK;
+}
+
+/* ----------------------------------------------------------------- feed
+ *
+ * Hands rows from a decoder to a resampler. For big pictures the resampler
+ * runs on a helper thread while the decoder goes on with the next rows, so
+ * the two cores share a single request; small ones are pushed inline.
+ */
+#define PK_FEED_SLOTS 4
+#define PK_FEED_THREAD_MIN_ROWS 256
+
+struct pk_feed {
+    pk_resampler *r;
+    size_t row_bytes;
+    uint8_t *bufs[PK_FEED_SLOTS];
+    int counts[PK_FEED_SLOTS];
+    unsigned produced, consumed; /* batches; slot = index % PK_FEED_SLOTS */
+    int closing, threaded;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t helper;
+};
+
+static void pk_feed_push_slot(pk_resampler *r, const uint8_t *buf, int n, size_t row_bytes) {
+    const uint8_t *rows[PK_FEED_BATCH];
+    for (int i = 0; i < n; i++) rows[i] = buf + (size_t)i * row_bytes;
+    pk_resampler_push(r, rows, n);
+}
+
+static void *pk_feed_consume(void *arg) {
+    pk_feed *f = arg;
+    pthread_mutex_lock(&f->mu);
+    for (;;) {
+        while (f->consumed == f->produced && !f->closing) pthread_cond_wait(&f->cv, &f->mu);
+        if (f->consumed == f->produced) break; /* closing and drained */
+        if (f->closing < 0) break;              /* aborted */
+        unsigned slot = f->consumed % PK_FEED_SLOTS;
+        int n = f->counts[slot];
+        pthread_mutex_unlock(&f->mu);
+        pk_feed_push_slot(f->r, f->bufs[slot], n, f->row_bytes);
+        pthread_mutex_lock(&f->mu);
+        f->consumed++;
+        pthread_cond_broadcast(&f->cv);
+    }
+    pthread_mutex_unlock(&f->mu);
+    return NULL;
+}
+
+pk_feed *pk_feed_new(pk_resampler *r, size_t row_bytes, int rows_total) {
+    if (!r) return NULL;
+    pk_feed *f = calloc(1, sizeof *f);
+    if (!f) {
+        pk_resampler_free(r);
+        return NULL;
+    }
+    f->r = r;
+    f->row_bytes = row_bytes;
+    pthread_mutex_init(&f->mu, NULL);
+    pthread_cond_init(&f->cv, NULL);
+    int want_thread = rows_total >= PK_FEED_THREAD_MIN_ROWS;
+    int slots = want_thread ? PK_FEED_SLOTS : 1;
+    for (int i = 0; i < slots; i++) {
+        f->bufs[i] = malloc(row_bytes * PK_FEED_BATCH);
+        if (!f->bufs[i]) {
+            pk_feed_free(f);
+            return NULL;
+        }
+    }
+    if (want_thread) f->threaded = pthread_create(&f->helper, NULL, pk_feed_consume, f) == 0;
+    return f;
+}
+
+uint8_t *pk_feed_slot(pk_feed *f) {
+    if (!f->threaded) return f->bufs[0];
+    pthread_mutex_lock(&f->mu);
+    while (f->produced - f->consumed == PK_FEED_SLOTS) pthread_cond_wait(&f->cv, &f->mu);
+    uint8_t *buf = f->bufs[f->produced % PK_FEED_SLOTS];
+    pthread_mutex_unlock(&f->mu);
+    return buf;
+}
+
+void pk_feed_commit(pk_feed *f, int rows) {
+    if (!f->threaded) {
+        pk_feed_push_slot(f->r, f->bufs[0], rows, f->row_bytes);
+        return;
+    }
+    pthread_mutex_lock(&f->mu);
+    f->counts[f->produced % PK_FEED_SLOTS] = rows;
+    f->produced++;
+    pthread_cond_broadcast(&f->cv);
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* Stops the helper: closing = 1 drains what was committed, -1 drops it. */
+static void pk_feed_stop(pk_feed *f, int how) {
+    if (!f->threaded) return;
+    pthread_mutex_lock(&f->mu);
+    f->closing = how;
+    pthread_cond_broadcast(&f->cv);
+    pthread_mutex_unlock(&f->mu);
+    pthread_join(f->helper, NULL);
+    f->threaded = 0;
+}
+
+int pk_feed_finish(pk_feed *f, uint8_t **out) {
+    pk_feed_stop(f, 1);
+    int status = pk_resampler_finish(f->r, out);
+    pk_feed_free(f);
+    return status;
+}
+
+void pk_feed_free(pk_feed *f) {
+    if (!f) return;
+    pk_feed_stop(f, -1);
+    for (int i = 0; i < PK_FEED_SLOTS; i++) free(f->bufs[i]);
+    pk_resampler_free(f->r);
+    pthread_mutex_destroy(&f->mu);
+    pthread_cond_destroy(&f->cv);
+    free(f);
 }
 
 int pk_resample(const uint8_t *src, int src_w, int src_h, int channels,
@@ -163,98 +466,20 @@ int pk_resample(const uint8_t *src, int src_w, int src_h, int channels,
         dst_w <= 0 || dst_h <= 0 || crop_x < 0 || crop_y < 0 || crop_w <= 0 ||
         crop_h <= 0 || crop_x + crop_w > src_w || crop_y + crop_h > src_h)
         return PK_INVALID;
-
-    /* Integer box pre-reduce for big reductions, leaving >= 2x for Lanczos. */
-    int kx = crop_w / (2 * dst_w), ky = crop_h / (2 * dst_h);
-    if (kx < 1) kx = 1;
-    if (ky < 1) ky = 1;
-    int iw = 0, ih = 0;
-    float *in = pk_to_float(src, src_w, channels, crop_x, crop_y, crop_w, crop_h, kx, ky,
-                            &iw, &ih);
-    if (!in) return PK_NO_MEMORY;
-
-    pk_taps hx = {0}, vy = {0};
-    float *mid = malloc(sizeof(float) * (size_t)dst_w * (size_t)ih * (size_t)channels);
-    float *rowacc = malloc(sizeof(float) * (size_t)dst_w * (size_t)channels);
-    uint8_t *dst = malloc((size_t)dst_w * (size_t)dst_h * (size_t)channels);
-    /* Geometry of the (possibly partial) last box on each axis. */
-    int rem_x = crop_w - (iw - 1) * kx, rem_y = crop_h - (ih - 1) * ky;
-    double last_x = (double)(iw - 1) + ((double)rem_x / kx - 1.0) * 0.5;
-    double last_y = (double)(ih - 1) + ((double)rem_y / ky - 1.0) * 0.5;
-    double ratio_x = (double)crop_w / ((double)kx * dst_w);
-    double ratio_y = (double)crop_h / ((double)ky * dst_h);
-    if (!mid || !rowacc || !dst ||
-        !pk_taps_make(&hx, iw, dst_w, ratio_x, last_x, (double)rem_x / kx) ||
-        !pk_taps_make(&vy, ih, dst_h, ratio_y, last_y, (double)rem_y / ky)) {
-        free(in); free(mid); free(rowacc); free(dst);
-        pk_taps_free(&hx);
-        pk_taps_free(&vy);
-        return PK_NO_MEMORY;
+    pk_resampler *r = pk_resampler_new(src_w, src_h, channels, crop_x, crop_y, crop_w, crop_h,
+                                       dst_w, dst_h);
+    if (!r) return PK_NO_MEMORY;
+    size_t stride = (size_t)src_w * (size_t)channels;
+    const uint8_t *rows[16];
+    for (int y = 0; y < crop_h;) {
+        int n = 0;
+        for (; n < 16 && y + n < crop_h; n++) rows[n] = src + (size_t)(crop_y + y + n) * stride;
+        pk_resampler_push(r, rows, n);
+        y += n;
     }
-
-    /* Horizontal pass: iw x ih -> dst_w x ih */
-    const int C = channels;
-    for (int y = 0; y < ih; y++) {
-        const float *row = in + (size_t)y * (size_t)iw * (size_t)C;
-        float *o = mid + (size_t)y * (size_t)dst_w * (size_t)C;
-        for (int x = 0; x < dst_w; x++) {
-            const float *w = hx.weights + (size_t)x * (size_t)hx.max_taps;
-            const float *p = row + (size_t)hx.start[x] * (size_t)C;
-            int n = hx.count[x];
-            float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-            if (C == 4) {
-                for (int k = 0; k < n; k++, p += 4) {
-                    a0 += w[k] * p[0]; a1 += w[k] * p[1];
-                    a2 += w[k] * p[2]; a3 += w[k] * p[3];
-                }
-                o[4 * x] = a0; o[4 * x + 1] = a1; o[4 * x + 2] = a2; o[4 * x + 3] = a3;
-            } else {
-                for (int k = 0; k < n; k++, p += 3) {
-                    a0 += w[k] * p[0]; a1 += w[k] * p[1]; a2 += w[k] * p[2];
-                }
-                o[3 * x] = a0; o[3 * x + 1] = a1; o[3 * x + 2] = a2;
-            }
-        }
-    }
-
-    /* Vertical pass: dst_w x ih -> dst_w x dst_h, whole rows at a time. */
-    size_t rowlen = (size_t)dst_w * (size_t)C;
-    for (int y = 0; y < dst_h; y++) {
-        const float *w = vy.weights + (size_t)y * (size_t)vy.max_taps;
-        int n = vy.count[y];
-        memset(rowacc, 0, sizeof(float) * rowlen);
-        for (int k = 0; k < n; k++) {
-            const float *r = mid + (size_t)(vy.start[y] + k) * rowlen;
-            float wk = w[k];
-            for (size_t i = 0; i < rowlen; i++) rowacc[i] += wk * r[i];
-        }
-        uint8_t *o = dst + (size_t)y * rowlen;
-        if (C == 4) {
-            for (int x = 0; x < dst_w; x++) {
-                float a = rowacc[4 * x + 3];
-                uint8_t a8 = pk_clamp_u8(a);
-                if (a8 == 0) {
-                    o[4 * x] = o[4 * x + 1] = o[4 * x + 2] = o[4 * x + 3] = 0;
-                } else {
-                    float f = 255.0f / a; /* un-premultiply */
-                    o[4 * x] = pk_clamp_u8(rowacc[4 * x] * f);
-                    o[4 * x + 1] = pk_clamp_u8(rowacc[4 * x + 1] * f);
-                    o[4 * x + 2] = pk_clamp_u8(rowacc[4 * x + 2] * f);
-                    o[4 * x + 3] = a8;
-                }
-            }
-        } else {
-            for (size_t i = 0; i < rowlen; i++) o[i] = pk_clamp_u8(rowacc[i]);
-        }
-    }
-
-    free(in);
-    free(mid);
-    free(rowacc);
-    pk_taps_free(&hx);
-    pk_taps_free(&vy);
-    *out = dst;
-    return PK_OK;
+    int status = pk_resampler_finish(r, out);
+    pk_resampler_free(r);
+    return status;
 }
 
 /* ------------------------------------------------------------- orientation */

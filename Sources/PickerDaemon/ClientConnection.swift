@@ -9,6 +9,8 @@ final class ClientConnection {
     var state: ConnectionState
     /// Requests dispatched and not yet answered.
     var inFlight = 0
+    /// Their cancel tokens, by request id.
+    var tokens: [UInt32: CancelToken] = [:]
     /// Whether EPOLLIN / EPOLLOUT are currently registered.
     var reading = true
     var wantsWrite = false

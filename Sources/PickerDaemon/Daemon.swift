@@ -6,6 +6,7 @@ import Foundation
 import PickerEngine
 import PickerProtocol
 import PickerSystem
+import Synchronization
 
 /// pickerd from start to exit: claim the socket, index the library, serve until SIGINT/SIGTERM,
 /// then finish in-flight work, save sessions and remove the socket.
@@ -15,6 +16,12 @@ public enum Daemon {
     /// Runs the daemon; returns the process exit code.
     public static func run(_ config: DaemonConfiguration) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // A parent may have left these blocked; SIGINT/SIGTERM are how pickerd is asked to stop.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: config.libraryRoot, isDirectory: &isDir), isDir.boolValue else {
             Log.error("library folder \(config.libraryRoot) does not exist or is not a folder")
@@ -37,7 +44,8 @@ public enum Daemon {
             libraryRoot: config.libraryRoot, stateDirectory: config.stateDirectory,
             cacheBytes: config.cacheMB << 20, maxPixels: config.maxMegapixels * 1_000_000,
             serverVersion: "pickerd \(version)", thumbnailCacheHome: config.thumbnailCacheHome)
-        let service = PickerService(configuration: engine)
+        let relay = EventRelay()
+        let service = PickerService(configuration: engine, events: { relay.send($0) })
         let server: Server
         do {
             server = try Server(listenFD: listenFD, handler: EngineHandler(service: service),
@@ -47,6 +55,7 @@ public enum Daemon {
             unlink(config.socketPath)
             return 1
         }
+        relay.connect { server.publish($0) }
         let started = monotonicNow()
         service.rescanLibrary()
         let info = service.library.info
@@ -69,6 +78,13 @@ public enum Daemon {
         Log.info("stopped")
         return 0
     }
+}
+
+/// Carries engine events to the server, which exists only after the engine does.
+final class EventRelay: Sendable {
+    private let target = Mutex<(@Sendable (Event) -> Void)?>(nil)
+    func connect(_ f: @escaping @Sendable (Event) -> Void) { target.withLock { $0 = f } }
+    func send(_ event: Event) { target.withLock { $0 }?(event) }
 }
 
 /// Adapts the engine's service to the server loop.

@@ -7,6 +7,8 @@ final class ReplyMailbox: Sendable {
     struct Delivery: Sendable {
         var connection: UInt64
         var bytes: [UInt8]
+        /// The request this answers; nil for an event.
+        var reply: UInt32?
     }
 
     let wakeFD: Int32

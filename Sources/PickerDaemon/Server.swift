@@ -18,6 +18,9 @@ public final class Server: Sendable {
     private let capabilities: Capabilities
     private let limits: ServerLimits
     private let stopRequested = Atomic<Bool>(false)
+    private let hub: EventHub
+    /// The latest image request per session, so a newer one can supersede it while it waits.
+    private let latestImageRequest = Mutex<[String: CancelToken]>([:])
     private let ownUID = getuid()
 
     private static let listenToken: UInt64 = 0
@@ -30,7 +33,9 @@ public final class Server: Sendable {
         self.handler = handler
         self.capabilities = capabilities
         self.limits = limits
-        self.mailbox = try ReplyMailbox()
+        let mailbox = try ReplyMailbox()
+        self.mailbox = mailbox
+        self.hub = EventHub(mailbox: mailbox)
         self.epollFD = try retryingInterrupts("epoll_create1") { pk_epoll_create() }
         _ = try retryingInterrupts("epoll_ctl") {
             pk_epoll_ctl(epollFD, Int32(PK_EPOLL_CTL_ADD), listenFD, UInt32(PK_EPOLLIN), Server.listenToken)
@@ -42,6 +47,11 @@ public final class Server: Sendable {
 
     deinit {
         FileDescriptorIO.close(epollFD)
+    }
+
+    /// Sends an event to the connections subscribed to it. Safe from any thread.
+    public func publish(_ event: Event) {
+        hub.publish(event)
     }
 
     /// Asks the loop to stop: it stops accepting, lets in-flight requests finish
@@ -62,6 +72,9 @@ public final class Server: Sendable {
         var lastSweep = monotonicNow()
 
         func close(_ conn: ClientConnection) {
+            hub.remove(connection: conn.id)
+            // Work still queued for a vanished client is skipped; running work is dropped when done.
+            for token in conn.tokens.values { _ = token.cancel() }
             _ = pk_epoll_ctl(epollFD, Int32(PK_EPOLL_CTL_DEL), conn.fd, 0, 0)
             FileDescriptorIO.close(conn.fd)
             connections[conn.id] = nil
@@ -101,18 +114,49 @@ public final class Server: Sendable {
                 case .close:
                     conn.closeAfterFlush = true
                 case let .dispatch(id, request):
+                    // Connection-level requests are answered here, at once, in arrival order.
+                    if case .subscribe(let subscription) = request {
+                        hub.subscribe(connection: conn.id, id: id, subscription)
+                        conn.enqueue(Reply.subscribed(subscription).frame(id: id).encoded())
+                        continue
+                    }
+                    if case .cancel(let target) = request {
+                        let found = conn.tokens[target]?.cancel() ?? false
+                        conn.enqueue(Reply.cancelReply(requestID: target, found: found).frame(id: id).encoded())
+                        continue
+                    }
                     guard conn.inFlight < limits.maxInFlightPerConnection else {
                         let e = PickerError(.tooBusy, "too many requests in flight on this connection (limit \(limits.maxInFlightPerConnection)); wait for replies")
                         conn.enqueue(Reply.error(e).frame(id: id).encoded())
                         continue
                     }
                     conn.inFlight += 1
+                    let token = CancelToken()
+                    conn.tokens[id] = token
+                    let imageSession = Server.isImageWork(request) ? request.sessionName : nil
+                    if let s = imageSession {
+                        latestImageRequest.withLock { latest in
+                            latest[s]?.supersede()
+                            latest[s] = token
+                        }
+                    }
                     let connID = conn.id
                     let handler = self.handler
                     let mailbox = self.mailbox
-                    scheduler.submit(session: request.sessionName) {
-                        let reply = handler.handle(request)
-                        mailbox.post(.init(connection: connID, bytes: reply.frame(id: id).encoded()))
+                    scheduler.submit(session: request.sessionName) { [self] in
+                        var reply: Reply
+                        if token.begin() {
+                            reply = handler.handle(request)
+                            if !token.finish() { reply = .error(Server.cancelledError(token.outcome, request)) }
+                        } else {
+                            reply = .error(Server.cancelledError(token.outcome, request))
+                        }
+                        if let s = imageSession {
+                            latestImageRequest.withLock { latest in
+                                if latest[s] === token { latest[s] = nil }
+                            }
+                        }
+                        mailbox.post(.init(connection: connID, bytes: reply.frame(id: id).encoded(), reply: id))
                     }
                 }
             }
@@ -173,10 +217,14 @@ public final class Server: Sendable {
                 }
                 switch progress {
                 case .transferred(let n):
-                    perform(conn.state.received(readBuffer[0..<n]), on: conn)
+                    let actions = conn.state.received(readBuffer[0..<n])
+                    perform(actions, on: conn)
+                    // The clock runs from the start of the frame now pending: a read that completed
+                    // a frame (any action) restarts it, so a busy client whose writes split frames
+                    // is not taken for a stalled one.
                     if conn.state.bufferedByteCount == 0 {
                         conn.partialSince = nil
-                    } else if conn.partialSince == nil {
+                    } else if conn.partialSince == nil || !actions.isEmpty {
                         conn.partialSince = monotonicNow()
                     }
                     flushOrClose(conn)
@@ -235,7 +283,10 @@ public final class Server: Sendable {
                 if token == Server.wakeToken {
                     for delivery in mailbox.drain() {
                         guard let conn = connections[delivery.connection] else { continue }
-                        conn.inFlight -= 1
+                        if let id = delivery.reply {
+                            conn.inFlight -= 1
+                            conn.tokens[id] = nil
+                        }
                         conn.enqueue(delivery.bytes)
                         flushOrClose(conn)
                     }
@@ -260,6 +311,21 @@ public final class Server: Sendable {
             close(conn)
         }
         if listening { FileDescriptorIO.close(listenFD) }
+    }
+
+    /// Requests that decode pictures: a newer one on the same session supersedes a waiting older one.
+    static func isImageWork(_ request: Request) -> Bool {
+        switch request {
+        case .getImage, .preview, .thumbnails: return true
+        default: return false
+        }
+    }
+
+    static func cancelledError(_ outcome: CancelToken.Outcome, _ request: Request) -> PickerError {
+        if outcome == .superseded {
+            return PickerError(.cancelled, "superseded by a newer image request on session '\(request.sessionName ?? "")'")
+        }
+        return PickerError(.cancelled, "cancelled by the client")
     }
 
     /// Sends one error frame (best effort, never blocking) and closes.

@@ -39,4 +39,13 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case thumbnails = 0x46
     case thumbnailsReply = 0x47
     case preview = 0x48
+
+    case subscribe = 0x50
+    case subscribed = 0x51
+    case cancel = 0x52
+    case cancelReply = 0x53
+
+    // Events: server-initiated, high bit set, never a reply.
+    case sessionEvent = 0x80
+    case libraryEvent = 0x81
 }

@@ -12,6 +12,9 @@ public enum Reply: Sendable, Equatable {
     case image(EncodedImage)
     case selection(SelectionList)
     case thumbnails(ThumbnailSheet)
+    case subscribed(Subscription)
+    /// Whether the request was still in flight (it then gets a `cancelled` error).
+    case cancelReply(requestID: UInt32, found: Bool)
 
     public var messageType: MessageType {
         switch self {
@@ -27,6 +30,8 @@ public enum Reply: Sendable, Equatable {
         case .image: return .image
         case .selection: return .selectionReply
         case .thumbnails: return .thumbnailsReply
+        case .subscribed: return .subscribed
+        case .cancelReply: return .cancelReply
         }
     }
 }
@@ -50,17 +55,18 @@ extension Reply {
         case .pong(let v):
             w.string(v)
         case .libraryInfo(let l):
-            w.string(l.root)
-            w.count(l.albumCount)
-            w.count(l.photoCount)
-            w.u8(l.scanState.rawValue)
-            w.i64(l.scannedAt)
-            w.count(l.skippedCount)
+            Reply.encodeLibraryInfo(l, into: &w)
         case .session(let s):
-            encodeSession(s, into: &w)
+            Reply.encodeSession(s, into: &w)
         case .sessionList(let list):
             w.count(list.count)
-            for s in list { encodeSession(s, into: &w) }
+            for s in list { Reply.encodeSession(s, into: &w) }
+        case .subscribed(let s):
+            w.string(s.session ?? "")
+            w.u8(s.library ? 1 : 0)
+        case let .cancelReply(id, found):
+            w.u32(id)
+            w.bool(found)
         case .sessionClosed(let name):
             w.string(name)
         case .albums(let albums):
@@ -142,15 +148,15 @@ extension Reply {
         case .pong:
             self = .pong(serverVersion: try r.string())
         case .libraryInfoReply:
-            let root = try r.string()
-            let albums = Int(try r.u32())
-            let photos = Int(try r.u32())
-            let raw = try r.u8()
-            guard let state = LibraryInfo.ScanState(rawValue: raw) else {
-                throw PickerError(.malformedFrame, "unknown scan state \(raw)")
-            }
-            self = .libraryInfo(LibraryInfo(root: root, albumCount: albums, photoCount: photos, scanState: state,
-                                            scannedAt: try r.i64(), skippedCount: Int(try r.u32())))
+            self = .libraryInfo(try Reply.decodeLibraryInfo(&r))
+        case .subscribed:
+            let s = try r.string()
+            let flags = try r.u8()
+            self = .subscribed(Subscription(session: s.isEmpty ? nil : s, library: flags & 1 != 0))
+        case .cancelReply:
+            self = .cancelReply(requestID: try r.u32(), found: try r.bool())
+        case .sessionEvent, .libraryEvent:
+            throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is an event, not a reply")
         case .sessionState:
             self = .session(try Reply.decodeSession(&r))
         case .sessionListReply:
@@ -219,7 +225,7 @@ extension Reply {
             self = .thumbnails(ThumbnailSheet(geometry: geometry, image: image))
         case .hello, .ping, .libraryInfo, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
              .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .getImage, .toggle, .selection,
-             .clearSelection, .thumbnails, .preview:
+             .clearSelection, .thumbnails, .preview, .subscribe, .cancel:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is a request, not a reply")
         }
         try r.expectEnd()
@@ -250,7 +256,28 @@ extension Reply {
         return out
     }
 
-    private func encodeSession(_ s: SessionState, into w: inout ByteWriter) {
+    static func encodeLibraryInfo(_ l: LibraryInfo, into w: inout ByteWriter) {
+        w.string(l.root)
+        w.count(l.albumCount)
+        w.count(l.photoCount)
+        w.u8(l.scanState.rawValue)
+        w.i64(l.scannedAt)
+        w.count(l.skippedCount)
+    }
+
+    static func decodeLibraryInfo(_ r: inout ByteReader) throws(PickerError) -> LibraryInfo {
+        let root = try r.string()
+        let albums = Int(try r.u32())
+        let photos = Int(try r.u32())
+        let raw = try r.u8()
+        guard let state = LibraryInfo.ScanState(rawValue: raw) else {
+            throw PickerError(.malformedFrame, "unknown scan state \(raw)")
+        }
+        return LibraryInfo(root: root, albumCount: albums, photoCount: photos, scanState: state,
+                           scannedAt: try r.i64(), skippedCount: Int(try r.u32()))
+    }
+
+    static func encodeSession(_ s: SessionState, into w: inout ByteWriter) {
         w.string(s.name)
         w.string(s.title)
         w.count(s.width)
@@ -265,7 +292,7 @@ extension Reply {
         w.string(s.message)
     }
 
-    private static func decodeSession(_ r: inout ByteReader) throws(PickerError) -> SessionState {
+    static func decodeSession(_ r: inout ByteReader) throws(PickerError) -> SessionState {
         let name = try r.string()
         let title = try r.string()
         let width = Int(try r.u32())

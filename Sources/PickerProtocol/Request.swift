@@ -20,6 +20,9 @@ public enum Request: Sendable, Equatable {
     case clearSelection(session: String)
     case thumbnails(ThumbnailRequest)
     case preview(PreviewRequest)
+    case subscribe(Subscription)
+    /// Cancels this connection's in-flight request with the given id.
+    case cancel(requestID: UInt32)
 
     public var messageType: MessageType {
         switch self {
@@ -43,6 +46,8 @@ public enum Request: Sendable, Equatable {
         case .clearSelection: return .clearSelection
         case .thumbnails: return .thumbnails
         case .preview: return .preview
+        case .subscribe: return .subscribe
+        case .cancel: return .cancel
         }
     }
 
@@ -58,6 +63,7 @@ public enum Request: Sendable, Equatable {
         case .toggle(let s, _), .selection(let s), .clearSelection(let s): return s
         case .thumbnails(let r): return r.session
         case .preview(let r): return r.session
+        case .subscribe, .cancel: return nil
         }
     }
 }
@@ -104,6 +110,11 @@ extension Request {
             w.count(r.cellSize ?? 0)
             w.count(r.page ?? 0)
             w.u8(r.geometryOnly ? 1 : 0)
+        case .subscribe(let s):
+            w.string(s.session ?? "")
+            w.u8(s.library ? 1 : 0)
+        case .cancel(let id):
+            w.u32(id)
         case .preview(let r):
             w.string(r.session)
             w.count(r.width)
@@ -193,8 +204,16 @@ extension Request {
             }
             let q = Int(try r.u8())
             self = .preview(PreviewRequest(session: s, width: width, height: height, format: format, quality: q == 0 ? nil : q))
+        case .subscribe:
+            let s = try r.string()
+            let flags = try r.u8()
+            self = .subscribe(Subscription(session: s.isEmpty ? nil : s, library: flags & 1 != 0))
+        case .cancel:
+            self = .cancel(requestID: try r.u32())
+        case .sessionEvent, .libraryEvent:
+            throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is an event, not a request")
         case .helloReply, .error, .pong, .libraryInfoReply, .sessionState, .sessionListReply, .sessionClosed,
-             .albumsReply, .photosReply, .image, .selectionReply, .thumbnailsReply:
+             .albumsReply, .photosReply, .image, .selectionReply, .thumbnailsReply, .subscribed, .cancelReply:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is a reply, not a request")
         }
         try r.expectEnd()

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PickerClient
 import PickerProtocol
 
@@ -264,5 +267,32 @@ let galleryCommands: [CommandSpec] = [
                                                          format: format, quality: quality)))
         guard case .image(let img) = reply else { throw unexpected(reply) }
         try writeImage(img, inv)
+    },
+]
+
+/// Commands for integrations: events.
+let integrationCommands: [CommandSpec] = [
+    CommandSpec(words: ["watch"], summary: "print the session's events (album, photo, selection, pane size, closed) until interrupted",
+                options: [OptionSpec(name: "--library", valueName: nil, help: "also print library changes (photos added or removed)")],
+                details: "One line per event; with --json, one JSON object per line.") { inv throws(CLIError) in
+        let conn = try inv.connect()
+        // Interrupting is how watch ends: exit 0, even if the parent left SIGINT ignored.
+        signal(SIGINT) { _ in _exit(0) }
+        signal(SIGTERM) { _ in _exit(0) }
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+        do throws(ClientError) {
+            _ = try conn.call(.subscribe(Subscription(session: inv.session, library: inv.flag("--library"))))
+            while true {
+                let frame = try conn.nextFrame()
+                guard frame.isEvent, let event = try? Event(frame: frame) else { continue }
+                Output.streamLine(inv.json ? Render.eventJSON(event).serialized : Render.eventText(event))
+            }
+        } catch {
+            throw CLIError(error)
+        }
     },
 ]

@@ -9,6 +9,9 @@ enum Output {
 
     static func json(_ v: JSONValue) { print(v.serialized) }
 
+    /// A line written at once (unbuffered), for streams a reader follows live.
+    static func streamLine(_ s: String) { writeAll(1, Array((s + "\n").utf8)) }
+
     static func error(_ message: String) {
         let text = "pickerctl: \(message)\n"
         writeAll(2, Array(text.utf8))
@@ -95,6 +98,36 @@ enum Render {
             ("selection_count", .int(s.selectionCount)),
             ("max_selection", .int(s.maxSelection)),
         ])
+    }
+
+    static func eventText(_ event: Event) -> String {
+        switch event {
+        case let .session(change, s):
+            let detail: String
+            switch change {
+            case .album: detail = s.album.map { "\($0)" + (s.albumIndex.map { " (\($0))" } ?? "") } ?? "(none)"
+            case .photo:
+                detail = (s.photo ?? "(none)") + (s.photoIndex.map { " (\($0) of \(s.photoCount))" } ?? "")
+                    + (s.message.isEmpty ? "" : ": \(s.message)")
+            case .selection: detail = "\(s.selectionCount) of \(s.maxSelection) picked"
+            case .paneSize: detail = pane(s.width, s.height)
+            case .closed, .created: detail = s.title
+            }
+            return "\(s.name) \(change.name) \(detail)"
+        case .library(let l):
+            return "library changed: \(l.albumCount) albums, \(l.photoCount) photos"
+        }
+    }
+
+    static func eventJSON(_ event: Event) -> JSONValue {
+        switch event {
+        case let .session(change, s):
+            guard case .object(let fields) = sessionJSON(s) else { return .null }
+            return .object([("event", .string(change.name))] + fields)
+        case .library(let l):
+            return .object([("event", .string("library")), ("root", .string(l.root)), ("albums", .int(l.albumCount)),
+                            ("photos", .int(l.photoCount))])
+        }
     }
 
     /// Fixed-width columns, right-aligned where `rightAligned[i]`.

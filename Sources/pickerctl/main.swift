@@ -6,7 +6,7 @@ import PickerSystem
 // Thin client: parse arguments against the command table, speak the protocol, print.
 
 /// The whole command table, in the order `--help` lists it.
-let allCommands = commands + galleryCommands
+let allCommands = commands + galleryCommands + integrationCommands
 
 func runPickerctl() -> Int32 {
     do throws(CLIError) {

@@ -15,6 +15,9 @@ enum GoldenVectorValues {
     static let fresh = SessionState(
         name: "default", title: "Photo Library", width: 640, height: nil, maxSelection: 10, selectionCount: 0,
         album: nil, albumIndex: nil, photo: nil, photoIndex: nil, photoCount: 0, message: "")
+    static let picked = SelectedPhoto(album: "2024/Kyoto", name: "IMG_2.jpg", width: 4032, height: 3024,
+                                      path: "2024/Kyoto/IMG_2.jpg", absolutePath: "/home/ann/Pictures/2024/Kyoto/IMG_2.jpg")
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 
     static let byLabel: [String: Message] = [
         "hello id=1": .request(.hello(Hello(version: 1, clientName: "pickerctl"))),
@@ -37,6 +40,14 @@ enum GoldenVectorValues {
         "status id=18": .request(.status(session: "main")),
         "getImage id=19": .request(.getImage(ImageRequest(session: "main"))),
         "getImage id=20 jpeg": .request(.getImage(ImageRequest(session: "main", format: .jpeg, quality: 90, noCache: true))),
+        "toggle id=22 by name": .request(.toggle(session: "main", .name("IMG_2.jpg"))),
+        "toggle id=23 by index": .request(.toggle(session: "main", .index(7))),
+        "selection id=24": .request(.selection(session: "main")),
+        "clearSelection id=25": .request(.clearSelection(session: "main")),
+        "thumbnails id=26": .request(.thumbnails(ThumbnailRequest(session: "default"))),
+        "thumbnails id=27 geometry only": .request(.thumbnails(ThumbnailRequest(session: "main", cellSize: 300, page: 2,
+                                                                                 geometryOnly: true))),
+        "preview id=28": .request(.preview(PreviewRequest(session: "main", width: 1920, height: 1080, format: .jpeg))),
 
         "helloReply id=1": .reply(.hello(Capabilities(
             version: 1, serverVersion: "0.1.0", maxRequestFrame: 1 << 20, maxReplyFrame: 256 << 20,
@@ -58,6 +69,25 @@ enum GoldenVectorValues {
             PhotoInfo(index: 1, name: "IMG_2.jpg", width: 4032, height: 3024, bytes: 3_145_728, format: .jpeg,
                       date: 1_714_000_000, dateSource: .exif)]))),
         "image id=19": .reply(.image(EncodedImage(format: .png, width: 640, height: 480,
-                                                 data: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))),
+                                                 data: pngSignature))),
+        "selectionReply id=22": .reply(.selection(SelectionList(maxSelection: 10, photos: [picked]))),
+        "selectionReply id=25 empty": .reply(.selection(SelectionList(maxSelection: 10, photos: []))),
+        "error id=23 selection full": .reply(.error(PickerError(
+            .selectionFull, "cannot pick 'IMG_8.jpg': the selection is full (limit 10 photos); remove one with `pickerctl toggle` or `pickerctl clear-selection`"))),
+        "thumbnailsReply id=26 with image": .reply(.thumbnails(ThumbnailSheet(
+            geometry: GridGeometry(width: 640, height: 132, cellSize: 100, spacing: 10, padding: 16, columns: 5, rows: 1,
+                                   page: 1, pages: 1, cells: [
+                                       GridCell(index: 1, name: "IMG_2.jpg", x: 16, y: 16, size: 100, selected: false, current: false),
+                                   ]),
+            image: EncodedImage(format: .png, width: 640, height: 132, data: pngSignature)))),
+        "thumbnailsReply id=27": .reply(.thumbnails(ThumbnailSheet(
+            geometry: GridGeometry(width: 800, height: 332, cellSize: 300, spacing: 10, padding: 16, columns: 2, rows: 1,
+                                   page: 2, pages: 6, cells: [
+                                       GridCell(index: 3, name: "IMG_4.jpg", x: 16, y: 16, size: 300, selected: true, current: true),
+                                       GridCell(index: 4, name: "IMG_5.jpg", x: 326, y: 16, size: 300, selected: false, current: false),
+                                   ]),
+            image: nil))),
+        "image id=28 preview": .reply(.image(EncodedImage(format: .jpeg, width: 1920, height: 1080,
+                                                         data: [0xff, 0xd8, 0xff, 0xe0]))),
     ]
 }

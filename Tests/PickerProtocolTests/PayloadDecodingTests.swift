@@ -95,6 +95,9 @@ import Testing
             #expect(Self.decodeReply(type: .photosReply, stringField("a") + huge)?.code == .malformedFrame)
             #expect(Self.decodeReply(type: .helloReply, [0, 1] + stringField("") + [0, 0, 0, 0, 0, 0, 0, 0] + huge)?.code
                     == .malformedFrame)
+            #expect(Self.decodeReply(type: .selectionReply, [0, 10] + huge)?.code == .malformedFrame)
+            #expect(Self.decodeReply(type: .thumbnailsReply, [UInt8](repeating: 0, count: 36) + huge + [0])?.code
+                    == .malformedFrame)
         }
         #expect(elapsed < .seconds(1))
     }
@@ -161,6 +164,23 @@ import Testing
         let library = stringField("/") + [0, 0, 0, 1, 0, 0, 0, 1, 2] + [UInt8](repeating: 0, count: 8) + [0, 0, 0, 0]
         #expect(Self.decodeReply(type: .libraryInfoReply, library)?.code == .malformedFrame, "scan state")
         #expect(Self.decodeReply(type: .image, [9, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0])?.code == .malformedFrame, "image format")
+        #expect(Self.decodeRequest(type: .preview, stringField("m") + [0, 0, 0, 16, 0, 0, 0, 16, 0, 0])?.code
+                == .invalidArgument, "preview format 0")
+        #expect(Self.decodeRequest(type: .preview, stringField("m") + [0, 0, 0, 16, 0, 0, 0, 16, 4, 0])?.code
+                == .invalidArgument, "preview format 4")
+        let grid = [UInt8](repeating: 0, count: 36) + [0, 0, 0, 0]
+        #expect(Self.decodeReply(type: .thumbnailsReply, grid + [0]) == nil, "has_image 0")
+        #expect(Self.decodeReply(type: .thumbnailsReply, grid + [2])?.code == .malformedFrame, "has_image 2")
+        #expect(Self.decodeReply(type: .thumbnailsReply, grid + [0xFF])?.code == .malformedFrame, "has_image 255")
+        #expect(Self.decodeReply(type: .thumbnailsReply, grid + [1, 9, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0])?.code
+                == .malformedFrame, "thumbnail image format")
+    }
+
+    @Test func hasImageZeroWithImageFieldsAfterItIsTrailingJunk() {
+        let grid = [UInt8](repeating: 0, count: 36) + [0, 0, 0, 0]
+        #expect(Self.decodeReply(type: .thumbnailsReply, grid + [0, 2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0])?.code
+                == .malformedFrame)
+        #expect(Self.decodeReply(type: .thumbnailsReply, grid + [1, 2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0]) == nil)
     }
 
     @Test func byteReaderReadsBigEndianAndStopsAtTheEnd() throws {

@@ -55,7 +55,39 @@ import Testing
         .image(EncodedImage(format: .png, width: 640, height: 480, data: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
         .image(EncodedImage(format: .webp, width: 0, height: 0, data: [])),
         .image(EncodedImage(format: .jpeg, width: 1, height: Int(UInt32.max), data: (0..<70_000).map { UInt8(truncatingIfNeeded: $0) })),
+        .selection(SelectionList(maxSelection: 10, photos: [])),
+        .selection(SelectionList(maxSelection: 10, photos: [pickedKyoto, pickedRoot])),
+        .selection(SelectionList(maxSelection: Int(UInt16.max), photos: [
+            SelectedPhoto(album: "", name: "", width: 0, height: 0, path: "", absolutePath: ""),
+            SelectedPhoto(album: "🌸", name: "Ω.webp", width: Int(UInt32.max), height: Int(UInt32.max),
+                          path: "🌸/Ω.webp", absolutePath: "/home/アン/写真/🌸/Ω.webp"),
+        ])),
+        .thumbnails(ThumbnailSheet(geometry: twoCells, image: nil)),
+        .thumbnails(ThumbnailSheet(geometry: twoCells, image: EncodedImage(format: .png, width: 800, height: 332,
+                                                                           data: [0x89, 0x50, 0x4e, 0x47]))),
+        .thumbnails(ThumbnailSheet(geometry: emptyGrid, image: EncodedImage(format: .png, width: 640, height: 32, data: []))),
+        .thumbnails(ThumbnailSheet(geometry: emptyGrid, image: nil)),
+        .thumbnails(ThumbnailSheet(geometry: maxGrid, image: EncodedImage(format: .webp, width: Int(UInt32.max),
+                                                                          height: Int(UInt32.max), data: [0]))),
     ]
+
+    static let pickedKyoto = SelectedPhoto(album: "2024/Kyoto", name: "IMG_2.jpg", width: 4032, height: 3024,
+                                           path: "2024/Kyoto/IMG_2.jpg", absolutePath: "/home/ann/Pictures/2024/Kyoto/IMG_2.jpg")
+    static let pickedRoot = SelectedPhoto(album: "Pictures", name: "スクリーンショット.png", width: 1, height: 1,
+                                          path: "スクリーンショット.png", absolutePath: "/home/ann/Pictures/スクリーンショット.png")
+    static let twoCells = GridGeometry(
+        width: 800, height: 332, cellSize: 300, spacing: 10, padding: 16, columns: 2, rows: 1, page: 2, pages: 6, cells: [
+            GridCell(index: 3, name: "IMG_4.jpg", x: 16, y: 16, size: 300, selected: true, current: false),
+            GridCell(index: 4, name: "IMG_5.jpg", x: 326, y: 16, size: 300, selected: false, current: true),
+        ])
+    static let emptyGrid = GridGeometry(width: 640, height: 32, cellSize: 100, spacing: 10, padding: 16, columns: 5,
+                                        rows: 0, page: 1, pages: 1, cells: [])
+    static let maxGrid = GridGeometry(
+        width: Int(UInt32.max), height: Int(UInt32.max), cellSize: Int(UInt32.max), spacing: 0, padding: Int(UInt32.max),
+        columns: 1, rows: Int(UInt32.max), page: Int(UInt32.max), pages: Int(UInt32.max), cells: [
+            GridCell(index: Int(UInt32.max), name: "", x: Int(UInt32.max), y: 0, size: Int(UInt32.max), selected: true, current: true),
+            GridCell(index: 0, name: "写真.webp", x: 0, y: Int(UInt32.max), size: 0, selected: false, current: false),
+        ])
 
     @Test(arguments: samples)
     func replyRoundTripsThroughItsFrame(_ reply: Reply) throws {
@@ -103,6 +135,40 @@ import Testing
         }
         #expect(decoded.inputFormats == [.jpeg, .webp])
         #expect(decoded.outputFormats == [])
+    }
+
+    @Test func thumbnailsReplyWithoutAnImageEndsAfterTheHasImageByte() {
+        let frame = Reply.thumbnails(ThumbnailSheet(geometry: Self.emptyGrid, image: nil)).frame(id: 1)
+        // nine u32 geometry fields, an empty cell list, has_image = 0
+        #expect(frame.payload == [0, 0, 2, 0x80, 0, 0, 0, 32, 0, 0, 0, 100, 0, 0, 0, 10, 0, 0, 0, 16, 0, 0, 0, 5,
+                                  0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1] + [0, 0, 0, 0] + [0])
+    }
+
+    @Test func thumbnailsReplyImageFieldsAreThoseOfTheImageReply() {
+        let image = EncodedImage(format: .png, width: 640, height: 32, data: [1, 2, 3])
+        let sheet = Reply.thumbnails(ThumbnailSheet(geometry: Self.emptyGrid, image: image)).frame(id: 1)
+        let alone = Reply.image(image).frame(id: 1)
+        #expect(sheet.payload == Array(sheet.payload.prefix(40)) + [1] + alone.payload)
+    }
+
+    @Test func cellFlagsAreSelectedBitZeroAndCurrentBitOne() throws {
+        for (selected, current, byte) in [(false, false, 0), (true, false, 1), (false, true, 2), (true, true, 3)] as [(Bool, Bool, UInt8)] {
+            let cell = GridCell(index: 1, name: "", x: 0, y: 0, size: 16, selected: selected, current: current)
+            var geometry = Self.emptyGrid
+            geometry.cells = [cell]
+            let frame = Reply.thumbnails(ThumbnailSheet(geometry: geometry, image: nil)).frame(id: 1)
+            #expect(frame.payload.suffix(2) == [byte, 0])
+        }
+    }
+
+    @Test func unknownCellFlagBitsAreIgnored() throws {
+        var geometry = Self.emptyGrid
+        geometry.cells = [GridCell(index: 1, name: "a", x: 16, y: 16, size: 100, selected: false, current: false)]
+        var payload = Reply.thumbnails(ThumbnailSheet(geometry: geometry, image: nil)).frame(id: 1).payload
+        payload[payload.count - 2] = 0xFD  // bit 0 set, bit 1 clear, junk above
+        let reply = try Reply(frame: Frame(type: MessageType.thumbnailsReply.rawValue, requestID: 1, payload: payload))
+        geometry.cells[0].selected = true
+        #expect(reply == .thumbnails(ThumbnailSheet(geometry: geometry, image: nil)))
     }
 
     @Test func zeroIndexesAndEmptyNamesDecodeAsNone() throws {

@@ -34,6 +34,21 @@ import Testing
         .getImage(ImageRequest(session: "main")),
         .getImage(ImageRequest(session: "main", format: .jpeg, quality: 1, noCache: true)),
         .getImage(ImageRequest(session: "main", format: .webp, quality: 255, noCache: false)),
+        .toggle(session: "main", .name("IMG_2.jpg")),
+        .toggle(session: "main", .name("2024/京都/IMG_0001 (copy).JPG")),
+        .toggle(session: "", .index(1)),
+        .toggle(session: "main", .index(Int(UInt32.max))),
+        .selection(session: "main"),
+        .selection(session: ""),
+        .clearSelection(session: "main"),
+        .clearSelection(session: "写真"),
+        .thumbnails(ThumbnailRequest(session: "main")),
+        .thumbnails(ThumbnailRequest(session: "main", cellSize: 300, page: 2, geometryOnly: true)),
+        .thumbnails(ThumbnailRequest(session: "max", cellSize: Int(UInt32.max), page: Int(UInt32.max), geometryOnly: false)),
+        .thumbnails(ThumbnailRequest(session: "min", cellSize: 1, page: 1, geometryOnly: true)),
+        .preview(PreviewRequest(session: "main")),
+        .preview(PreviewRequest(session: "main", width: 16, height: 8192, format: .jpeg, quality: 1)),
+        .preview(PreviewRequest(session: "", width: Int(UInt32.max), height: 0, format: .webp, quality: 255)),
     ]
 
     @Test(arguments: samples)
@@ -68,6 +83,34 @@ import Testing
         #expect(resize == .sessionResize(name: "a", width: 20, height: nil))
         let image = try Request(frame: Request.getImage(ImageRequest(session: "a", quality: 0)).frame(id: 3))
         #expect(image == .getImage(ImageRequest(session: "a", quality: nil)))
+        let grid = try Request(frame: Request.thumbnails(ThumbnailRequest(session: "a", cellSize: 0, page: 0)).frame(id: 4))
+        #expect(grid == .thumbnails(ThumbnailRequest(session: "a", cellSize: nil, page: nil)))
+        let preview = try Request(frame: Request.preview(PreviewRequest(session: "a", quality: 0)).frame(id: 5))
+        #expect(preview == .preview(PreviewRequest(session: "a", quality: nil)))
+    }
+
+    @Test func thumbnailsAndPreviewFieldsAreInTheDocumentedOrder() {
+        // session, u32 cell_size, u32 page, u8 flags
+        let grid = Request.thumbnails(ThumbnailRequest(session: "a", cellSize: 300, page: 2, geometryOnly: true)).frame(id: 1)
+        #expect(grid.payload == stringField("a") + [0, 0, 1, 0x2C, 0, 0, 0, 2, 1])
+        let defaults = Request.thumbnails(ThumbnailRequest(session: "a")).frame(id: 1)
+        #expect(defaults.payload == stringField("a") + [0, 0, 0, 0, 0, 0, 0, 0, 0])
+        // session, u32 width, u32 height, u8 format, u8 quality
+        let preview = Request.preview(PreviewRequest(session: "a", width: 1920, height: 1080, format: .webp, quality: 75)).frame(id: 1)
+        #expect(preview.payload == stringField("a") + [0, 0, 0x07, 0x80, 0, 0, 0x04, 0x38, 3, 75])
+    }
+
+    @Test func unknownFlagBitsInThumbnailsAreIgnored() throws {
+        let payload = stringField("a") + [0, 0, 0, 0, 0, 0, 0, 0, 0xFE]
+        let request = try Request(frame: Frame(type: MessageType.thumbnails.rawValue, requestID: 1, payload: payload))
+        #expect(request == .thumbnails(ThumbnailRequest(session: "a", geometryOnly: false)))
+    }
+
+    @Test func toggleCarriesASelectorLikeSelectPhoto() {
+        let toggle = Request.toggle(session: "main", .name("IMG_2.jpg")).frame(id: 1)
+        let select = Request.selectPhoto(session: "main", .name("IMG_2.jpg")).frame(id: 1)
+        #expect(toggle.payload == select.payload)
+        #expect(toggle.type == 0x40)
     }
 
     @Test func integersOutsideTheWireRangeAreClampedNotTrapped() throws {
@@ -90,6 +133,11 @@ import Testing
         #expect(Request.sessionNew(NewSession(name: "n", width: 20, height: nil)).sessionName == "n")
         #expect(Request.getImage(ImageRequest(session: "g")).sessionName == "g")
         #expect(Request.selectAlbum(session: "s", .index(1)).sessionName == "s")
+        #expect(Request.toggle(session: "t", .index(1)).sessionName == "t")
+        #expect(Request.selection(session: "l").sessionName == "l")
+        #expect(Request.clearSelection(session: "c").sessionName == "c")
+        #expect(Request.thumbnails(ThumbnailRequest(session: "g")).sessionName == "g")
+        #expect(Request.preview(PreviewRequest(session: "p")).sessionName == "p")
     }
 
     @Test func helloOfAnotherVersionDecodesWhateverFollowsItsVersion() throws {

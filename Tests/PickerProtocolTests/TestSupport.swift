@@ -63,8 +63,9 @@ struct SeededGenerator: RandomNumberGenerator {
 let requestTypes: Set<MessageType> = [
     .hello, .ping, .libraryInfo, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
     .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .getImage,
+    .toggle, .selection, .clearSelection, .thumbnails, .preview,
 ]
 let replyTypes: Set<MessageType> = [
     .helloReply, .error, .pong, .libraryInfoReply, .sessionState, .sessionListReply, .sessionClosed,
-    .albumsReply, .photosReply, .image,
+    .albumsReply, .photosReply, .image, .selectionReply, .thumbnailsReply,
 ]

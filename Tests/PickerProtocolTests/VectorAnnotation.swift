@@ -133,6 +133,24 @@ struct VectorAnnotation {
         case .selectAlbum, .selectPhoto, .toggle:
             string("session")
             selector()
+        case .subscribe, .subscribed:
+            string("session", ifEmpty: "none")
+            u8("flags") { $0 & 1 != 0 ? "bit 0: library events" : "" }
+        case .cancel:
+            u32("request_id")
+        case .cancelReply:
+            u32("request_id")
+            u8("found") { $0 == 1 ? "was in flight: it gets a cancelled error" : "not in flight" }
+        case .sessionEvent:
+            u8("change") { SessionChange(rawValue: UInt8(truncatingIfNeeded: $0))?.name ?? "?" }
+            session()
+        case .libraryEvent:
+            string("root")
+            u32("album_count")
+            u32("photo_count")
+            u8("scan_state") { $0 == 0 ? "scanning" : "ready" }
+            i64("scanned_at, Unix seconds")
+            u32("skipped_count")
         case .thumbnails:
             string("session")
             u32("cell_size") { $0 == 0 ? "default, 100" : "" }

@@ -45,6 +45,13 @@ typedef struct pk_image {
 /* Release memory returned by any pk_ function. NULL is fine. */
 void pk_free(void *p);
 
+/* Makes glibc malloc serve blocks of at least `threshold` bytes with their own
+ * mmap, returned to the system on free (mallopt M_MMAP_THRESHOLD; this also
+ * stops glibc raising the threshold by itself). Process-wide. Without it,
+ * freed pixel buffers and evicted cache entries stay in per-thread arenas
+ * and the RSS creeps far above the cache's byte bound. */
+void pk_map_large_blocks(size_t threshold);
+
 /* ---- Header probes (no pixel allocation) ---- */
 
 /* Reads the JPEG header only: stored size. */
@@ -61,9 +68,22 @@ int pk_jpeg_read_size(const uint8_t *data, size_t len, int *width, int *height,
 int pk_jpeg_decode(const uint8_t *data, size_t len, int scale_denom,
                    uint64_t max_pixels, pk_image *out, char *msg);
 
+/* The same decode, resampled (Lanczos-3, exactly as pk_resample) to
+ * dst_w x dst_h while it decodes, so the decoded picture is never held
+ * whole. Stored orientation, RGB. */
+int pk_jpeg_decode_fit(const uint8_t *data, size_t len, int scale_denom,
+                       uint64_t max_pixels, int dst_w, int dst_h, pk_image *out,
+                       char *msg);
+
 /* PNG of any colour type / bit depth / interlace to RGB (no alpha) or RGBA. */
 int pk_png_decode(const uint8_t *data, size_t len, uint64_t max_pixels,
                   pk_image *out, char *msg);
+
+/* The same decode, resampled (Lanczos-3, as pk_resample) to dst_w x dst_h;
+ * a non-interlaced file streams row by row into the resampler, so the
+ * full-size picture is never held. Channels as pk_png_decode. */
+int pk_png_decode_fit(const uint8_t *data, size_t len, uint64_t max_pixels, int dst_w,
+                      int dst_h, pk_image *out, char *msg);
 
 /* Reads the WebP header: canvas size, alpha and animation flags. */
 int pk_webp_info(const uint8_t *data, size_t len, int *width, int *height,

@@ -67,6 +67,27 @@ public enum ImageRenderer {
         let display = PixelSize(width: header.displayWidth, height: header.displayHeight)
         let plannedTarget = headerKnowsSize
             ? OrientationTransform.uprightSize(fit.fittedSize(for: display), header.orientation) : nil
+        if header.format != .webp, let target = plannedTarget {
+            // JPEG and PNG decode and resample in one streaming pass: the
+            // full-size picture is never held, and for big pictures the
+            // resampler runs on a second thread while the decoder goes on.
+            let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
+            if Int64(stored.width) * Int64(stored.height) > Int64(max(0, maxPixels)) {
+                throw ImageDecoder.tooLarge(stored, maxPixels: maxPixels, photoName: photoName)
+            }
+            let resized: PixelImage
+            if header.format == .jpeg {
+                let denominator = ShrinkFactor.jpegDenominator(stored: stored, target: target)
+                resized = try JPEGDecoder.decodeFitted(data, scaleDenominator: denominator, size: target,
+                                                       maxPixels: maxPixels, photoName: photoName)
+            } else {
+                resized = try PNGDecoder.decodeFitted(data, size: target, maxPixels: maxPixels,
+                                                      photoName: photoName)
+            }
+            return try named(photoName) { () throws(PickerError) in
+                try OrientationTransform.apply(header.orientation, to: resized)
+            }
+        }
         let decoded = try ImageDecoder.decode(data, header: header, photoName: photoName,
                                               storedTarget: plannedTarget, maxPixels: maxPixels)
         let storedTarget = plannedTarget ?? OrientationTransform.uprightSize(

@@ -36,4 +36,37 @@ public enum JPEGDecoder {
         }
         return result
     }
+
+    /// Decodes a JPEG at DCT scale 1/`scaleDenominator` and resamples it to
+    /// exactly `size` (stored axes) while decoding, with the same Lanczos-3
+    /// filter as `Resampler`; the decoded picture is never held whole.
+    ///
+    /// - Parameters:
+    ///   - data: the whole file.
+    ///   - scaleDenominator: 1, 2, 4 or 8 (see `ShrinkFactor`).
+    ///   - size: the output size in stored axes (sides below 1 count as 1).
+    ///   - maxPixels: declared width × height above this is refused first.
+    ///   - photoName: the name error messages use.
+    /// - Returns: an RGB image of exactly `size`, in stored orientation.
+    /// - Throws: as `decode`.
+    public static func decodeFitted(_ data: [UInt8], scaleDenominator: Int, size: PixelSize,
+                                    maxPixels: Int, photoName: String) throws(PickerError) -> PixelImage {
+        let denominator = [1, 2, 4, 8].contains(scaleDenominator) ? scaleDenominator : 1
+        let w = max(1, size.width), h = max(1, size.height)
+        var message = CodecResult.messageBuffer()
+        var image = pk_image()
+        let status = data.withUnsafeBufferPointer { buffer in
+            pk_jpeg_decode_fit(buffer.baseAddress, buffer.count, Int32(denominator),
+                               CodecResult.cap(maxPixels), Int32(clamping: w), Int32(clamping: h),
+                               &image, &message)
+        }
+        guard status == 0 else {
+            throw CodecResult.error(status: status, message: CodecResult.text(message),
+                                    format: .jpeg, photoName: photoName)
+        }
+        guard let result = CodecResult.adopt(image), result.width == w, result.height == h else {
+            throw PickerError(.internal, "\(photoName): JPEG decoder returned no pixels")
+        }
+        return result
+    }
 }

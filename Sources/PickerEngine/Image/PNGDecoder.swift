@@ -34,4 +34,35 @@ public enum PNGDecoder {
         }
         return result
     }
+
+    /// Decodes a PNG resampled to exactly `size` with the same Lanczos-3 filter
+    /// as `Resampler`. A non-interlaced file streams row by row into the
+    /// resampler (on a second thread when big), so the full-size picture is
+    /// never held; an interlaced one is decoded whole first.
+    ///
+    /// - Parameters:
+    ///   - data: the whole file.
+    ///   - size: the output size (sides below 1 count as 1).
+    ///   - maxPixels: width × height above this (from IHDR) is refused first.
+    ///   - photoName: the name error messages use.
+    /// - Returns: an image of exactly `size`, 4 channels when the file has alpha, else 3.
+    /// - Throws: as `decode`.
+    public static func decodeFitted(_ data: [UInt8], size: PixelSize, maxPixels: Int,
+                                    photoName: String) throws(PickerError) -> PixelImage {
+        let w = max(1, size.width), h = max(1, size.height)
+        var message = CodecResult.messageBuffer()
+        var image = pk_image()
+        let status = data.withUnsafeBufferPointer { buffer in
+            pk_png_decode_fit(buffer.baseAddress, buffer.count, CodecResult.cap(maxPixels),
+                              Int32(clamping: w), Int32(clamping: h), &image, &message)
+        }
+        guard status == 0 else {
+            throw CodecResult.error(status: status, message: CodecResult.text(message),
+                                    format: .png, photoName: photoName)
+        }
+        guard let result = CodecResult.adopt(image) else {
+            throw PickerError(.internal, "\(photoName): PNG decoder returned no pixels")
+        }
+        return result
+    }
 }

@@ -1,3 +1,4 @@
+import CPickerCodecs
 import PickerProtocol
 import Synchronization
 
@@ -45,8 +46,20 @@ public final class RenderCache: Sendable {
     public let capacityBytes: Int
     private let state = Mutex(State())
 
+    /// Blocks at least this big get their own mapping, returned to the system on free.
+    public static let largeBlockBytes = 256 << 10
+
+    /// A cache holding at most `capacityBytes` of encoded results.
+    ///
+    /// Also sets the process's malloc to give blocks of `largeBlockBytes` and
+    /// up back to the system when freed (`pk_map_large_blocks`): otherwise
+    /// evicted entries and per-request pixel buffers stay in glibc's
+    /// per-thread arenas, and the daemon's RSS ends tens of MiB above
+    /// base + bound (measured: 71 MiB instead of 39 after 200 requests with
+    /// a 16 MiB bound). It costs a few page faults per request.
     public init(capacityBytes: Int) {
         self.capacityBytes = max(0, capacityBytes)
+        pk_map_large_blocks(Self.largeBlockBytes)
     }
 
     public func get(_ key: RenderKey) -> EncodedImage? {

@@ -9,7 +9,8 @@ extension PickerService {
         let session = try sessions.get(name)
         let album = try selectedAlbum(of: session)
         let photo = try album.photo(selector)
-        let updated = try sessions.update(name) { (s: inout Session) throws(PickerError) -> Session in
+        let (before, updated) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
+            let before = s
             s.selection = s.selection.filter { library.photo(relativePath: $0) != nil }
             if let i = s.selection.firstIndex(of: photo.relativePath) {
                 s.selection.remove(at: i)
@@ -20,8 +21,9 @@ extension PickerService {
                 }
                 s.selection.append(photo.relativePath)
             }
-            return s
+            return (before, s)
         }
+        _ = announce(.selection, before, updated)
         return list(updated)
     }
 

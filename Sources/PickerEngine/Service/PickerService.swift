@@ -10,11 +10,14 @@ public final class PickerService: Sendable {
     public let sessions: SessionStore
     public let cache: RenderCache
     let thumbnailCells: ThumbnailCells
+    /// Where session and library events go (the daemon fans them out to subscribers).
+    let events: @Sendable (Event) -> Void
     /// Monotonic time of the last library scan.
     private let lastScan = Mutex<Double>(-Double.infinity)
 
-    public init(configuration: EngineConfiguration) {
+    public init(configuration: EngineConfiguration, events: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.configuration = configuration
+        self.events = events
         let library = PhotoLibrary(root: configuration.libraryRoot)
         self.library = library
         self.sessions = SessionStore(stateDirectory: configuration.stateDirectory)
@@ -44,7 +47,10 @@ public final class PickerService: Sendable {
             last = now
             return true
         }
-        if due { _ = library.rescan() }
+        guard due else { return }
+        let before = library.snapshot.fingerprint
+        let after = library.rescan()
+        if after.fingerprint != before { events(.library(library.info)) }
     }
 
     /// What the handshake advertises.
@@ -84,21 +90,24 @@ public final class PickerService: Sendable {
         case .sessionNew(let params):
             let session = try Session(params)
             try sessions.create(session)
-            return .session(state(of: session))
+            return .session(announce(.created, state(of: session)))
         case .sessionList:
             return .sessionList(sessions.all().map(state(of:)))
         case .sessionShow(let name), .status(let name):
             return .session(state(of: try sessions.get(name)))
         case let .sessionResize(name, width, height):
             try Session.validatePane(width: width, height: height)
-            let s = try sessions.update(name) { (s: inout Session) throws(PickerError) -> Session in
+            let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
+                let before = s
                 s.width = width
                 s.height = height
-                return s
+                return (before, s)
             }
-            return .session(state(of: s))
+            return .session(announce(.paneSize, before, s))
         case .sessionClose(let name):
+            let last = state(of: try sessions.get(name))
             try sessions.remove(name)
+            _ = announce(.closed, last)
             return .sessionClosed(name: name)
         case .albums:
             refreshLibraryIfStale()
@@ -109,12 +118,13 @@ public final class PickerService: Sendable {
         case let .selectAlbum(name, selector):
             refreshLibraryIfStale()
             let album = try library.album(selector)
-            let s = try sessions.update(name) { (s: inout Session) throws(PickerError) -> Session in
+            let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
+                let before = s
                 s.album = album.name
                 s.photo = nil
-                return s
+                return (before, s)
             }
-            return .session(state(of: s))
+            return .session(announce(.album, before, s))
         case let .photos(name, sort):
             refreshLibraryIfStale()
             let session = try sessions.get(name)
@@ -129,20 +139,22 @@ public final class PickerService: Sendable {
             let session = try sessions.get(name)
             let album = try selectedAlbum(of: session)
             let photo = try album.photo(selector)
-            let s = try sessions.update(name) { (s: inout Session) throws(PickerError) -> Session in
+            let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
+                let before = s
                 s.photo = photo.relativePath
-                return s
+                return (before, s)
             }
-            return .session(state(of: s))
+            return .session(announce(.photo, before, s))
         case let .stepPhoto(name, direction):
             let session = try sessions.get(name)
             let album = try selectedAlbum(of: session)
             let target = try step(in: album, from: session.photo, direction)
-            let s = try sessions.update(name) { (s: inout Session) throws(PickerError) -> Session in
+            let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
+                let before = s
                 s.photo = target.relativePath
-                return s
+                return (before, s)
             }
-            return .session(state(of: s))
+            return .session(announce(.photo, before, s))
         case .getImage(let params):
             return .image(try renderCurrent(params))
         case let .toggle(name, selector):
@@ -150,19 +162,37 @@ public final class PickerService: Sendable {
         case .selection(let name):
             return .selection(try selection(of: name))
         case .clearSelection(let name):
-            let s = try sessions.update(name) { (s: inout Session) throws(PickerError) -> Session in
+            let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
+                let before = s
                 s.selection.removeAll()
-                return s
+                return (before, s)
             }
+            _ = announce(.selection, before, s)
             return .selection(SelectionList(maxSelection: s.maxSelection, photos: []))
         case .thumbnails(let params):
             return .thumbnails(try thumbnailSheet(params))
         case .preview(let params):
             return .image(try preview(params))
+        case .subscribe, .cancel:
+            // Connection-level: the server answers these itself.
+            throw PickerError(.internal, "\(request.messageType) must be handled by the server")
         }
     }
 
     // MARK: helpers
+
+    /// Sends a session event and passes the state through.
+    func announce(_ change: SessionChange, _ state: SessionState) -> SessionState {
+        events(.session(change, state))
+        return state
+    }
+
+    /// Sends a session event only when the session really changed.
+    func announce(_ change: SessionChange, _ before: Session, _ after: Session) -> SessionState {
+        let s = state(of: after)
+        if before != after { events(.session(change, s)) }
+        return s
+    }
 
     func selectedAlbum(of session: Session) throws(PickerError) -> Album {
         guard let name = session.album else {

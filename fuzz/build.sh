@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets into fuzz/build/ (outside Package.swift: the package is unchanged).
+#   C targets (jpeg, png, webp): clang -fsanitize=fuzzer,address over Sources/CPickerCodecs/*.c.
+#   Swift targets (frame, message, header): swiftc -sanitize=fuzzer,address over the sources they
+#   exercise, compiled as one module with the fuzz entry file.
+# Uses the clang of the Swift toolchain (it ships libclang_rt.fuzzer); falls back to Debian's
+# clang-14 + libclang-rt-14-dev, installing them when missing and running as root.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+out="$here/build"
+mkdir -p "$out"
+[ -x /opt/swift/usr/bin/swiftc ] && export PATH="/opt/swift/usr/bin:$PATH"
+
+has_fuzzer_rt() {  # $1 = clang
+    echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){return 0;}' \
+        | "$1" -x c -fsanitize=fuzzer,address -o /dev/null - >/dev/null 2>&1
+}
+CC="${FUZZ_CC:-}"
+if [ -z "$CC" ]; then
+    for c in clang clang-14; do
+        if command -v "$c" >/dev/null && has_fuzzer_rt "$c"; then CC="$c"; break; fi
+    done
+fi
+if [ -z "$CC" ]; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "fuzz: installing clang and libclang-rt-14-dev" >&2
+        apt-get update -qq && apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev
+        CC=clang
+        has_fuzzer_rt "$CC" || CC=clang-14
+    else
+        echo "fuzz: no clang with libFuzzer; run: sudo apt-get install -y --no-install-recommends clang libclang-rt-14-dev" >&2
+        exit 1
+    fi
+fi
+pkg_cflags="$(pkg-config --cflags libjpeg libpng libwebp libwebpdemux 2>/dev/null || true)"
+# The libraries CPickerCodecs links, as Package.swift lists them.
+libs="$(grep -o 'linkedLibrary("[^"]*")' "$root/Package.swift" | sed 's/linkedLibrary("\(.*\)")/-l\1/' | sort -u | tr '\n' ' ')"
+[ -n "$libs" ] || libs="-ljpeg -lpng16 -lwebp -lwebpdemux -lm"
+codecs=("$root"/Sources/CPickerCodecs/*.c)
+lld=()
+command -v ld.lld >/dev/null && lld=(-fuse-ld=lld)
+cflags=("${lld[@]}" -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
+        -fno-sanitize-recover=undefined -I"$root/Sources/CPickerCodecs/include" -I"$here/c")
+
+for t in jpeg png webp; do
+    echo "fuzz: building fuzz_$t ($CC)"
+    # shellcheck disable=SC2086
+    "$CC" "${cflags[@]}" $pkg_cflags "$here/c/fuzz_$t.c" "${codecs[@]}" $libs -o "$out/fuzz_$t"
+done
+
+proto=("$root"/Sources/PickerProtocol/*.swift)
+lib="$root/Sources/PickerEngine/Library"
+img="$root/Sources/PickerEngine/Image"
+header_sources=("$lib"/ImageHeaderReader*.swift "$lib/HeaderBytes.swift" "$lib/ExifReader.swift"
+                "$lib/ExifDateTime.swift" "$lib/FormatSniffer.swift" "$lib/LibrarySyscalls.swift"
+                "$img/ImageHeader.swift" "$img/Orientation.swift" "$img/PixelSize.swift")
+swiftlld=()
+command -v ld.lld >/dev/null && swiftlld=(-use-ld=lld)
+swiftflags=("${swiftlld[@]}" -sanitize=fuzzer,address -parse-as-library -g -O -swift-version 6)
+build_swift() {  # name entry sources...
+    local name="$1" entry="$2"; shift 2
+    echo "fuzz: building fuzz_$name (swiftc)"
+    # ld.gold warns once per ASan helper symbol ("Cannot export local symbol"): noise, filtered.
+    (cd "$out" && swiftc "${swiftflags[@]}" -module-name "Fuzz_$name" "$@" "$here/swift/$entry" -o "$out/fuzz_$name" 2>&1 \
+        | { grep -v "Cannot export local symbol" || true; })
+    [ -x "$out/fuzz_$name" ]
+}
+build_swift frame FrameFuzz.swift "${proto[@]}"
+build_swift message MessageFuzz.swift "${proto[@]}"
+# One module: copies of the engine files without their `import PickerProtocol`.
+rm -rf "$out/src-header" && mkdir -p "$out/src-header"
+for f in "${header_sources[@]}"; do sed '/^import PickerProtocol$/d' "$f" > "$out/src-header/$(basename "$f")"; done
+build_swift header HeaderFuzz.swift "${proto[@]}" "$out"/src-header/*.swift
+echo "fuzz: targets in $out"

@@ -1,0 +1,64 @@
+/*
+ * Shared by the C image fuzz targets: after a successful decode, push the
+ * pixels through the same kernels pickerd runs next (orientation, Lanczos
+ * resample, flatten, draw onto a canvas), so odd sizes (1xN, huge aspect
+ * ratios) coming out of a decoder reach them too.
+ */
+#ifndef PK_FUZZ_COMMON_H
+#define PK_FUZZ_COMMON_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "CPickerCodecs.h"
+
+/* The daemon allows 200 Mpx; fuzzing with that bound spends its time in
+ * memset-sized allocations of absurd declared images. The check is the same
+ * code path with a smaller number. */
+#define PK_FUZZ_MAX_PIXELS (4u * 1024u * 1024u)
+
+static void pk_fuzz_check_message(const char *msg) {
+    /* The message must be NUL-terminated inside its buffer. */
+    if (memchr(msg, 0, PK_MSG_LEN) == NULL) abort();
+}
+
+static void pk_fuzz_pipeline(const pk_image *img, const uint8_t *data, size_t len) {
+    if (!img->pixels) abort(); /* PK_OK must hand back pixels */
+    if (img->width <= 0 || img->height <= 0) abort();
+    if (img->channels != 3 && img->channels != 4) abort();
+    /* Touch the first and the last pixel byte: ASan reports a short buffer. */
+    size_t bytes = (size_t)img->width * (size_t)img->height * (size_t)img->channels;
+    volatile uint8_t sink = img->pixels[0] ^ img->pixels[bytes - 1];
+    (void)sink;
+
+    int orientation = 1 + (int)(len % 8);
+    uint8_t *upright = NULL;
+    int uw = 0, uh = 0;
+    if (pk_orient(img->pixels, img->width, img->height, img->channels, orientation,
+                  &upright, &uw, &uh) != PK_OK)
+        abort();
+    if ((size_t)uw * (size_t)uh != (size_t)img->width * (size_t)img->height) abort();
+
+    /* Downscale to about a third, never to zero; crop a corner sometimes. */
+    int dw = uw / 3 > 0 ? uw / 3 : 1, dh = uh / 3 > 0 ? uh / 3 : 1;
+    int cx = 0, cy = 0, cw = uw, ch = uh;
+    if (len > 0 && (data[len / 2] & 1) && uw > 1 && uh > 1) {
+        cx = uw / 4; cy = uh / 4; cw = uw - cx; ch = uh - cy;
+    }
+    uint8_t *scaled = NULL;
+    if (pk_resample(upright, uw, uh, img->channels, cx, cy, cw, ch, dw, dh, &scaled) != PK_OK)
+        abort();
+    if (img->channels == 4) {
+        uint8_t *flat = NULL;
+        if (pk_flatten(scaled, dw, dh, 0, 0, 0, &flat) != PK_OK) abort();
+        pk_free(flat);
+    }
+    uint8_t canvas[32 * 32 * 3];
+    pk_fill_rgb(canvas, 32, 32, 0, 0, 0);
+    pk_draw_onto(canvas, 32, 32, scaled, dw, dh, img->channels,
+                 (int)(len % 40) - 20, (int)(len % 37) - 18);
+    pk_free(scaled);
+    pk_free(upright);
+}
+
+#endif

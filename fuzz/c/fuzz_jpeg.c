@@ -1,0 +1,24 @@
+/* libFuzzer target: pk_jpeg_read_size, then pk_jpeg_decode at a DCT scale
+ * chosen from the input's length (1, 2, 4 or 8), then the pixel kernels. */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
+    char msg[PK_MSG_LEN];
+    int w = 0, h = 0;
+    memset(msg, 0x55, sizeof msg);
+    int status = pk_jpeg_read_size(data, len, &w, &h, msg);
+    if (status != PK_OK) pk_fuzz_check_message(msg);
+
+    static const int scales[4] = {1, 2, 4, 8};
+    pk_image img;
+    memset(msg, 0x55, sizeof msg);
+    status = pk_jpeg_decode(data, len, scales[len & 3], PK_FUZZ_MAX_PIXELS, &img, msg);
+    if (status == PK_OK) {
+        pk_fuzz_pipeline(&img, data, len);
+        pk_free(img.pixels);
+    } else {
+        if (img.pixels) abort(); /* failure leaves outputs NULL */
+        pk_fuzz_check_message(msg);
+    }
+    return 0;
+}

@@ -1,0 +1,682 @@
+#!/usr/bin/python3
+"""pickerd side by side with vipsthumbnail, ImageMagick convert and Pillow.
+
+    bench.py --bin DIR [--testdata DIR] [--work DIR] [--rounds N] [--quick]
+
+DIR holds release `pickerd` and `pickerctl`. Builds the bench library in a temp
+dir (make_library.py), compiles cping.c, starts pickerd, runs every scenario
+and prints ONE table (also written to WORK/bench-table.md). Timings are whole
+commands started with posix_spawn and reaped with wait4 (the same for every
+tool), except Pillow, which is timed inside one long-lived process
+(pillow_worker.py). Tools run interleaved, file by file, so they share the
+machine's state. Only Python stdlib + Pillow. See docs/PERFORMANCE.md.
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from PIL import Image, ImageChops, ImageOps
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PANE = (600, 400)
+CELL = 100
+
+
+# ------------------------------------------------------------------ running
+
+STDERR_LOG = os.devnull
+LAST_CPU = 0.0  # user+system seconds of the last spawned command
+
+
+def proc_cpu(pid):
+    """user+system CPU seconds of a running process (clock ticks, 10 ms)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def spawn(argv, stdout=None, env=None):
+    """Runs argv to completion; returns (wall seconds, exit status, max RSS KiB).
+    stdin is /dev/null, stdout `stdout` (default /dev/null), stderr appends to STDERR_LOG."""
+    actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+               (os.POSIX_SPAWN_OPEN, 1, stdout or os.devnull, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
+               (os.POSIX_SPAWN_OPEN, 2, STDERR_LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)]
+    t0 = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, env or os.environ, file_actions=actions)
+    _, status, ru = os.wait4(pid, 0)
+    t = time.perf_counter() - t0
+    global LAST_CPU
+    LAST_CPU = ru.ru_utime + ru.ru_stime
+    return t, os.waitstatus_to_exitcode(status), ru.ru_maxrss
+
+
+def must(argv, **kw):
+    t, rc, _ = spawn(argv, **kw)
+    if rc != 0:
+        r = subprocess.run(argv, capture_output=True, text=True)
+        sys.exit(f"bench: command failed ({rc}): {' '.join(argv)}\n{r.stderr.strip()}")
+    return t
+
+
+def median_spread(xs):
+    """Median and half the interquartile range."""
+    xs = sorted(xs)
+    if not xs:
+        return float("nan"), float("nan")
+    if len(xs) < 4:
+        return statistics.median(xs), (xs[-1] - xs[0]) / 2
+    q = statistics.quantiles(xs, n=4, method="inclusive")
+    return statistics.median(xs), (q[2] - q[0]) / 2
+
+
+# ------------------------------------------------------------ protocol client
+
+class Wire:
+    """A minimal pickerd client (docs/PROTOCOL.md) for the in-daemon scenarios."""
+
+    def __init__(self, path):
+        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.s.connect(path)
+        self.id = 0
+        self.buf = bytearray()
+        self.call(0x01, struct.pack(">H", 1) + self.string("bench"), 0x02)
+
+    @staticmethod
+    def string(s):
+        b = s.encode()
+        return struct.pack(">I", len(b)) + b
+
+    def send(self, kind, payload):
+        self.id += 1
+        self.s.sendall(struct.pack(">IBI", 5 + len(payload), kind, self.id) + payload)
+
+    def recv_exact(self, n):
+        while len(self.buf) < n:
+            chunk = self.s.recv(max(65536, n - len(self.buf)))
+            if not chunk:
+                raise RuntimeError("pickerd closed the connection")
+            self.buf += chunk
+        out = bytes(self.buf[:n])
+        del self.buf[:n]
+        return out
+
+    def recv(self, want):
+        while True:
+            (n,) = struct.unpack(">I", self.recv_exact(4))
+            body = self.recv_exact(n)
+            kind = body[0]
+            if kind & 0x80:  # event frame
+                continue
+            payload = body[5:]
+            if kind == 0x03:
+                (code,) = struct.unpack(">H", payload[:2])
+                raise RuntimeError(f"pickerd error {code}: {payload[6:].decode(errors='replace')}")
+            if kind != want:
+                raise RuntimeError(f"unexpected reply type {kind:#x}")
+            return payload
+
+    def call(self, kind, payload, want):
+        self.send(kind, payload)
+        return self.recv(want)
+
+    def session_new(self, name, w, h):
+        self.call(0x10, self.string(name) + struct.pack(">IIH", w, h, 0) + self.string(""), 0x11)
+
+    def select_album(self, session, album):
+        self.call(0x22, self.string(session) + b"\x01" + self.string(album), 0x11)
+
+    def select_and_get(self, session, photo_index, no_cache):
+        """selectPhoto + getImage (PNG), pipelined; returns the PNG bytes."""
+        self.send(0x26, self.string(session) + b"\x02" + struct.pack(">I", photo_index))
+        self.send(0x30, self.string(session) + bytes([2, 0, 1 if no_cache else 0]))
+        self.recv(0x11)
+        p = self.recv(0x31)
+        return p[13:]
+
+    def close(self):
+        self.s.close()
+
+
+# ------------------------------------------------------------------- quality
+
+_refs = {}
+
+
+def reference(src, size):
+    """Full decode, upright, float Lanczos-3 per channel ('F' mode) to size, rounded to 8 bit."""
+    key = (src, size)
+    if key not in _refs:
+        im = ImageOps.exif_transpose(Image.open(src))
+        im = im.convert("RGB")
+        chans = [c.convert("F").resize(size, Image.LANCZOS) for c in im.split()]
+        _refs[key] = [_round(c) for c in chans]
+    return _refs[key]
+
+
+def _round(f):
+    # 'F' -> 'L' truncates after clamping; add 0.5 first to round to nearest.
+    return f.point(lambda v: v + 0.5).convert("L")
+
+
+def psnr(out_path, src):
+    """PSNR (dB, RGB) of an output file against the float reference at its own size."""
+    out = Image.open(out_path)
+    out.load()
+    if out.mode != "RGB":
+        out = out.convert("RGBA").convert("RGB") if out.mode != "RGBA" else out.convert("RGB")
+    ref = reference(src, out.size)
+    se, n = 0, 0
+    for a, b in zip(out.split(), ref):
+        h = ImageChops.difference(a, b).histogram()
+        se += sum(c * v * v for v, c in enumerate(h))
+        n += a.size[0] * a.size[1]
+    mse = se / n
+    return 99.0 if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+# ----------------------------------------------------------------- the bench
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.bin = os.path.abspath(args.bin)
+        self.pickerd = os.path.join(self.bin, "pickerd")
+        self.pickerctl = os.path.join(self.bin, "pickerctl")
+        self.work = args.work or tempfile.mkdtemp(prefix="pickerd-bench.")
+        self.lib = os.path.join(self.work, "library")
+        self.out = os.path.join(self.work, "out")
+        os.makedirs(self.out, exist_ok=True)
+        global STDERR_LOG
+        STDERR_LOG = os.path.join(self.work, "tools-stderr.log")
+        self.daemons = []
+        self.rows = []
+        self.cpu_rows = []
+        self.notes = []
+        self.vips = shutil.which("vipsthumbnail")
+        # /usr/bin/convert is ImageMagick itself; a wrapper earlier on PATH would add its own start-up.
+        self.convert = "/usr/bin/convert" if os.path.exists("/usr/bin/convert") else shutil.which("convert")
+        self.pillow = subprocess.Popen([sys.executable, os.path.join(HERE, "pillow_worker.py")],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    # -- set-up
+    def prepare(self):
+        for tool, path in (("vipsthumbnail", self.vips), ("convert", self.convert),
+                           ("pickerd", self.pickerd), ("pickerctl", self.pickerctl)):
+            if not path or not os.access(path, os.X_OK):
+                sys.exit(f"bench: {tool} not found (run `make bench`, which installs and builds)")
+        self.cping = os.path.join(self.work, "cping")
+        subprocess.run(["cc", "-O2", "-o", self.cping, os.path.join(HERE, "cping.c")], check=True)
+        subprocess.run([sys.executable, os.path.join(HERE, "make_library.py"),
+                        os.path.join(self.args.testdata, "camera-photos"), self.lib], check=True)
+        self.camera = sorted(os.listdir(os.path.join(self.lib, "camera")))
+        self.grid = sorted(os.listdir(os.path.join(self.lib, "grid")))
+
+    def start_daemon(self, name, cache_mb=None):
+        sock = os.path.join(self.work, f"{name}.sock")
+        state = os.path.join(self.work, f"{name}-state")
+        shutil.rmtree(state, ignore_errors=True)  # fresh sessions every run
+        argv = [self.pickerd, "--library", self.lib, "--socket", sock, "--state-dir", state]
+        if cache_mb is not None:
+            argv += ["--cache-mb", str(cache_mb)]
+        if self.daemon_has("--no-shared-thumbnails"):
+            argv.append("--no-shared-thumbnails")  # cold cells from the photos, never ~/.cache
+        env = dict(os.environ, XDG_CACHE_HOME=os.path.join(self.work, "xdg-cache"))
+        log = open(os.path.join(self.work, f"{name}.log"), "w")
+        p = subprocess.Popen(argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env)
+        self.daemons.append(p)
+        for _ in range(500):
+            if os.path.exists(sock) and spawn([self.cping, sock])[1] == 0:
+                break
+            if p.poll() is not None:
+                sys.exit(f"bench: pickerd exited ({p.returncode}); see {log.name}")
+            time.sleep(0.01)
+        # wait for the first library scan to finish
+        for _ in range(500):
+            r = subprocess.run([self.pickerctl, "--socket", sock, "--json", "library"],
+                               capture_output=True, text=True)
+            if r.returncode == 0 and json.loads(r.stdout).get("scan_state") == "ready":
+                break
+            time.sleep(0.02)
+        return p, sock
+
+    def daemon_has(self, option):
+        if not hasattr(self, "_daemon_help"):
+            r = subprocess.run([self.pickerd, "--help"], capture_output=True, text=True)
+            self._daemon_help = r.stdout + r.stderr
+        return option in self._daemon_help
+
+    def ctl_has(self, command):
+        r = subprocess.run([self.pickerctl, command, "--help"], capture_output=True, text=True)
+        return r.returncode == 0
+
+    def stop_daemons(self):
+        for p in self.daemons:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+        self.daemons = []
+
+    def ctl(self, sock, *args, session="bench"):
+        return [self.pickerctl, "--socket", sock, "--session", session, *args]
+
+    def pil(self, req):
+        self.pillow.stdin.write(json.dumps(req) + "\n")
+        self.pillow.stdin.flush()
+        return json.loads(self.pillow.stdout.readline())
+
+    # -- tools, one fit to 600x400 each; return seconds
+    def t_pickerd(self, sock, album, name, out):
+        return must(self.ctl(sock, "-o", out, "get-image", "--no-cache"))
+
+    def t_vips(self, src, out):
+        return must([self.vips, src, "-s", f"{PANE[0]}x{PANE[1]}", "-o", out])
+
+    def t_convert(self, src, out):
+        hint = ["-define", f"jpeg:size={2 * PANE[0]}x{2 * PANE[1]}"] if src.endswith(".jpg") else []
+        return must([self.convert, *hint, src, "-auto-orient", "-resize", f"{PANE[0]}x{PANE[1]}", out])
+
+    def t_pillow(self, src, out):
+        return self.pil({"op": "fit", "src": src, "dst": out, "w": PANE[0], "h": PANE[1]})["t"]
+
+    # -- scenarios
+    def fit_scenario(self, key, label, sock, album, names, rounds, cpu_row=False):
+        times = {k: [] for k in ("pickerd", "vips", "convert", "pillow")}
+        cpu = {k: 0.0 for k in times}
+        quality = {k: [] for k in times}
+        must(self.ctl(sock, "select-album", album))
+        for r in range(rounds):
+            for name in names:
+                src = os.path.join(self.lib, album, name)
+                outs = {k: os.path.join(self.out, f"{key}-{k}-{os.path.splitext(name)[0]}.png") for k in times}
+                must(self.ctl(sock, "select-photo", name))
+                d0 = proc_cpu(self.main_pid)
+                times["pickerd"].append(self.t_pickerd(sock, album, name, outs["pickerd"]))
+                cpu["pickerd"] += LAST_CPU + proc_cpu(self.main_pid) - d0  # pickerctl + daemon
+                times["vips"].append(self.t_vips(src, outs["vips"]))
+                cpu["vips"] += LAST_CPU
+                times["convert"].append(self.t_convert(src, outs["convert"]))
+                cpu["convert"] += LAST_CPU
+                times["pillow"].append(self.t_pillow(src, outs["pillow"]))
+                if r == 0 and "_copy" not in name:
+                    for k in times:
+                        quality[k].append(psnr(outs[k], src))
+        q = {k: min(v) if v else None for k, v in quality.items()}  # worst file counts
+        _refs.clear()
+        self.rows.append(dict(label=label, times=times, psnr=q, n=len(times["pickerd"])))
+        if cpu_row:
+            n = len(times["pickerd"])
+            self.cpu_rows.append((label, n, {k: v / n for k, v in cpu.items() if k != "pillow"}))
+
+    def warm_scenario(self, sock, rounds):
+        must(self.ctl(sock, "select-album", "camera"))
+        must(self.ctl(sock, "select-photo", self.camera[0]))
+        out = os.path.join(self.out, "warm.png")
+        must(self.ctl(sock, "-o", out, "get-image"))  # fill the cache
+        warm, ping = [], []
+        for _ in range(rounds):
+            warm.append(must(self.ctl(sock, "-o", out, "get-image")))
+            ping.append(must(self.ctl(sock, "ping")))
+        self.rows.append(dict(label="warm get-image (cached) vs pickerctl ping",
+                              times={"pickerd": warm, "ref": ping}, ref_name="ping", n=rounds))
+
+    def build_static_pickerctl(self):
+        """pickerctl linked with -static-executable (no dynamic loader, no shared Swift
+        runtime): the start-up fix proposed in docs/PERFORMANCE.md. None if it fails."""
+        scratch = os.path.join(self.work, "static-build")
+        r = subprocess.run(["swift", "build", "-c", "release", "--product", "pickerctl",
+                            "--package-path", self.args.package, "--scratch-path", scratch,
+                            "-Xswiftc", "-static-executable"], capture_output=True, text=True)
+        path = os.path.join(scratch, "release", "pickerctl")
+        if r.returncode != 0 or not os.access(path, os.X_OK):
+            self.notes.append("static pickerctl: build failed, row left out")
+            return None
+        return path
+
+    def ping_scenario(self, sock, rounds):
+        static = self.build_static_pickerctl() if self.args.package else None
+        ours, c, st = [], [], []
+        for _ in range(rounds):
+            ours.append(must(self.ctl(sock, "ping")))
+            c.append(must([self.cping, sock]))
+            if static:
+                st.append(must([static, "--socket", sock, "ping"]))
+        self.rows.append(dict(label="pickerctl ping vs C client (connect+hello+ping)",
+                              times={"pickerd": ours, "ref": c}, ref_name="cping", n=rounds))
+        if static:
+            self.rows.append(dict(label="pickerctl ping, built -static-executable (proposed) vs C client",
+                                  times={"pickerd": st, "ref": c}, ref_name="cping", n=rounds))
+
+    def thumbs_scenario(self, sock, reps):
+        files = [os.path.join(self.lib, "grid", n) for n in self.grid]
+        n = len(files)
+        halves = [files[0::2], files[1::2]]
+        tdir = os.path.join(self.out, "thumbs")
+        os.makedirs(tdir, exist_ok=True)
+        times = {k: [] for k in ("pickerd", "vips", "convert", "pillow")}
+
+        grid_cmd = self.ctl_has("thumbnails")
+        wires = []
+        if not grid_cmd:
+            # No grid command: two connections, each its own session with a 100x100 pane,
+            # selectPhoto + getImage(no cache) per file, pipelined; wall / files.
+            for i in range(2):
+                w = Wire(sock)
+                w.session_new(f"thumbs{i}", CELL, CELL)
+                w.select_album(f"thumbs{i}", "grid")
+                wires.append(w)
+
+        def run_wire(i, w):
+            for idx in range(i + 1, n + 1, 2):
+                w.select_and_get(f"thumbs{i}", idx, True)
+
+        for rep in range(reps):
+            if grid_cmd:
+                # `pickerctl thumbnails`: one whole command for the whole grid (10 x 10 cells
+                # of 100 px, spacing 10), on a fresh daemon each time so every cell is cold.
+                self.stop_daemons()
+                _, gsock = self.start_daemon(f"grid{rep}")
+                side = 10 * CELL + 9 * 10
+                must(self.ctl(gsock, "session", "new", "--width", str(side), "--height", str(side)))
+                must(self.ctl(gsock, "select-album", "grid"))
+                t = must(self.ctl(gsock, "-o", os.path.join(tdir, "grid.png"), "thumbnails",
+                                  "--size", str(CELL)))
+                times["pickerd"].append(t / n)
+                self.stop_daemons()
+            else:
+                t0 = time.perf_counter()
+                ths = [threading.Thread(target=run_wire, args=(i, w)) for i, w in enumerate(wires)]
+                for t in ths:
+                    t.start()
+                for t in ths:
+                    t.join()
+                times["pickerd"].append((time.perf_counter() - t0) / n)
+
+            # vipsthumbnail: two processes, half the files each, centre crop to fill
+            t0 = time.perf_counter()
+            procs = [subprocess.Popen([self.vips, "-s", f"{CELL}x{CELL}", "--smartcrop", "centre",
+                                       "-o", os.path.join(tdir, "v-%s.png"), *h]) for h in halves]
+            for p in procs:
+                if p.wait() != 0:
+                    sys.exit("bench: vipsthumbnail failed on the grid")
+            times["vips"].append((time.perf_counter() - t0) / n)
+
+            # convert: two workers, one command per file
+            def conv(h, tag):
+                for j, f in enumerate(h):
+                    must([self.convert, "-define", f"jpeg:size={2 * CELL}x{2 * CELL}", f, "-auto-orient",
+                          "-thumbnail", f"{CELL}x{CELL}^", "-gravity", "center", "-extent",
+                          f"{CELL}x{CELL}", os.path.join(tdir, f"c-{tag}-{j}.png")])
+            t0 = time.perf_counter()
+            ths = [threading.Thread(target=conv, args=(h, i)) for i, h in enumerate(halves)]
+            for t in ths:
+                t.start()
+            for t in ths:
+                t.join()
+            times["convert"].append((time.perf_counter() - t0) / n)
+
+            # Pillow: two long-lived processes, half each; in-process time, slower half counts
+            res = [None, None]
+            second = subprocess.Popen([sys.executable, os.path.join(HERE, "pillow_worker.py")],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+            def pil2(i):
+                req = {"op": "thumbs", "srcs": halves[i], "dir": tdir, "size": CELL}
+                if i == 0:
+                    res[0] = self.pil(req)["t"]
+                else:
+                    second.stdin.write(json.dumps(req) + "\n")
+                    second.stdin.flush()
+                    res[1] = json.loads(second.stdout.readline())["t"]
+            ths = [threading.Thread(target=pil2, args=(i,)) for i in range(2)]
+            for t in ths:
+                t.start()
+            for t in ths:
+                t.join()
+            second.stdin.write('{"op": "quit"}\n')
+            second.stdin.close()
+            second.wait()
+            times["pillow"].append(max(res) / n)
+        for w in wires:
+            w.close()
+        self.rows.append(dict(label=f"thumbnail cell {CELL}x{CELL}, per cell, 2 cores ({n} files)",
+                              times=times, psnr={}, n=reps))
+        how = ("`pickerctl thumbnails --size 100` over the 100-file album (one command, a 10x10 grid PNG, "
+               "fresh daemon each run so all cells are cold, shared freedesktop thumbnails off)"
+               if grid_cmd else
+               "no grid command: a 100x100-pane get-image --no-cache (fit, not fill-and-crop) over two "
+               "connections (two sessions), selectPhoto+getImage pipelined, no process start per cell")
+        self.notes.append(
+            f"thumbnail cells: pickerd = {how}; vipsthumbnail --smartcrop centre, 2 processes x 50 files; "
+            "convert -thumbnail WxH^ -extent, 2 workers, one process per file; Pillow draft+ImageOps.fit "
+            "in 2 processes (in-process time). Per cell = wall time / 100.")
+
+    def memory_scenario(self):
+        big = os.path.join(self.lib, "big", "big_baseline.jpg")
+        p, sock = self.start_daemon("mem")
+        base = vm(p.pid, "VmRSS")
+        must(self.ctl(sock, "session", "new", "--width", str(PANE[0]), "--height", str(PANE[1])))
+        must(self.ctl(sock, "select-album", "big"))
+        must(self.ctl(sock, "select-photo", "big_baseline.jpg"))
+        for _ in range(3):
+            must(self.ctl(sock, "-o", os.path.join(self.out, "mem.png"), "get-image", "--no-cache"))
+        hwm = vm(p.pid, "VmHWM")
+        vips_kb = max_rss([self.vips, big, "-s", f"{PANE[0]}x{PANE[1]}",
+                           "-o", os.path.join(self.out, "mem-vips.png")])
+        conv_kb = max_rss([self.convert, "-define", f"jpeg:size={2 * PANE[0]}x{2 * PANE[1]}", big,
+                           "-auto-orient", "-resize", f"{PANE[0]}x{PANE[1]}",
+                           os.path.join(self.out, "mem-convert.png")])
+        pil_kb = max_rss([sys.executable, "-c",
+                          "import sys; sys.path.insert(0, sys.argv[1]); import pillow_worker as w; "
+                          "w.fit(sys.argv[2], sys.argv[3], 600, 400)", HERE, big,
+                          os.path.join(self.out, "mem-pil.png")])
+        self.mem = dict(base=base, hwm=hwm, vips=vips_kb, convert=conv_kb, pillow=pil_kb)
+        self.stop_daemons()
+
+        # --cache-mb 16: 200 different requests (12 camera files x 17 pane sizes), cache on.
+        # One image's working set: the peak rise of the biggest of them (largest
+        # photo at the largest pane, cache bypassed) on the fresh daemon.
+        p, sock = self.start_daemon("cache16", cache_mb=16)
+        w = Wire(sock)
+        base16 = vm(p.pid, "VmRSS")
+        sizes = list(range(400, 1250, 50))
+        w.session_new("ws", sizes[-1], sizes[-1] * 2 // 3)
+        w.select_album("ws", "camera")
+        largest = max(range(len(self.camera)),
+                      key=lambda i: os.path.getsize(os.path.join(self.lib, "camera", self.camera[i])))
+        w.select_and_get("ws", largest + 1, True)
+        one = vm(p.pid, "VmHWM") - base16
+        count = 0
+        for k, width in enumerate(sizes):
+            w.session_new(f"c{k}", width, width * 2 // 3)
+            w.select_album(f"c{k}", "camera")
+            for idx in range(1, len(self.camera) + 1):
+                if count == 200:
+                    break
+                w.select_and_get(f"c{k}", idx, False)
+                count += 1
+        w.close()
+        after = vm(p.pid, "VmRSS")
+        self.mem.update(base16=base16, after200=after, one=one, requests=count, hwm200=vm(p.pid, "VmHWM"))
+        self.stop_daemons()
+
+    # -- output
+    def table(self):
+        L = []
+        fmt = lambda ms: f"{ms:.1f}" if ms < 100 else f"{ms:.0f}"
+
+        def cell(xs):
+            m, s = median_spread([x * 1000 for x in xs])
+            return f"{fmt(m)} ±{fmt(s)}"
+
+        def ratio(a, b):
+            return f"{statistics.median(a) / statistics.median(b):.2f}x"
+
+        L.append("| scenario | n | pickerd ms | vipsthumbnail ms | convert ms | Pillow ms (in-process) "
+                 "| pickerd/vips | pickerd/convert | pickerd/Pillow | PSNR dB pickerd / vips / convert / Pillow |")
+        L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        for r in self.rows:
+            t = r["times"]
+            if "ref" in t:
+                L.append(f"| {r['label']} | {r['n']} | {cell(t['pickerd'])} | {r['ref_name']}: {cell(t['ref'])} "
+                         f"| | | **{ratio(t['pickerd'], t['ref'])}** of {r['ref_name']} | | |")
+                continue
+            q = r.get("psnr") or {}
+            qs = " / ".join(f"{q[k]:.1f}" if q.get(k) is not None else "–"
+                            for k in ("pickerd", "vips", "convert", "pillow")) if q else "–"
+            L.append(f"| {r['label']} | {r['n']} | {cell(t['pickerd'])} | {cell(t['vips'])} | {cell(t['convert'])} "
+                     f"| {cell(t['pillow'])} | **{ratio(t['pickerd'], t['vips'])}** | {ratio(t['pickerd'], t['convert'])} "
+                     f"| {ratio(t['pickerd'], t['pillow'])} | {qs} |")
+        for label, n, c in self.cpu_rows:
+            L.append(f"| CPU per image (user+sys; pickerd = pickerctl + daemon), {label.split(', ', 1)[1]} | {n} "
+                     f"| {c['pickerd'] * 1000:.1f} | {c['vips'] * 1000:.1f} | {c['convert'] * 1000:.1f} | "
+                     f"| {c['pickerd'] / c['vips']:.2f}x | {c['pickerd'] / c['convert']:.2f}x | | |")
+        if hasattr(self, "mem"):
+            m = self.mem
+            mb = lambda kb: f"{kb / 1024:.1f}"
+            L.append(f"| peak RSS serving a 24 MP JPEG (MiB) | 3 | {mb(m['hwm'])} (base {mb(m['base'])}) "
+                     f"| {mb(m['vips'])} | {mb(m['convert'])} | {mb(m['pillow'])} (whole process) "
+                     f"| **{m['hwm'] / m['vips']:.2f}x** | {m['hwm'] / m['convert']:.2f}x "
+                     f"| {m['hwm'] / m['pillow']:.2f}x | |")
+            bound = m["base16"] + 16 * 1024 + m["one"]
+            L.append(f"| RSS after {m['requests']} different requests, --cache-mb 16 (MiB) | 1 "
+                     f"| {mb(m['after200'])} (base {mb(m['base16'])}, peak {mb(m['hwm200'])}) | | | "
+                     f"| bound base+16+one image = {mb(bound)}: **{'within' if m['after200'] <= bound else 'OVER'}** "
+                     f"| | | |")
+        return "\n".join(L)
+
+    def run(self):
+        a = self.args
+        self.prepare()
+        info = dict(
+            date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            cpus=os.cpu_count(),
+            vips=subprocess.run([self.vips, "--vips-version"], capture_output=True, text=True).stdout.strip(),
+            convert=subprocess.run([self.convert, "-version"], capture_output=True, text=True).stdout.split("\n")[0],
+        )
+        p, sock = self.start_daemon("main")
+        self.main_pid = p.pid
+        must(self.ctl(sock, "session", "new", "--width", str(PANE[0]), "--height", str(PANE[1])))
+        # warm the page cache for every file once
+        for d in ("camera", "big", "grid"):
+            for f in os.listdir(os.path.join(self.lib, d)):
+                with open(os.path.join(self.lib, d, f), "rb") as fh:
+                    while fh.read(1 << 20):
+                        pass
+        rounds = 1 if a.quick else a.rounds
+        big_runs = 3 if a.quick else 7
+        only = set(filter(None, a.only.split(",")))
+        want = lambda k: not only or k in only
+        if want("camera"):
+            print(f"bench: camera JPEGs ({len(self.camera)} files x {rounds} rounds)", file=sys.stderr)
+            self.fit_scenario("camera", "cold get-image --no-cache, camera JPEG 12-22 MP -> 600x400", sock,
+                              "camera", self.camera, rounds, cpu_row=True)
+        for name, label in (("big_baseline.jpg", "24 MP baseline JPEG"),
+                            ("big_progressive.jpg", "24 MP progressive JPEG"),
+                            ("big.webp", "24 MP WebP"), ("big.png", "24 MP PNG")):
+            if want("big"):
+                print(f"bench: {label}", file=sys.stderr)
+                self.fit_scenario(name.replace(".", "_"), f"cold get-image --no-cache, {label} -> 600x400",
+                                  sock, "big", [name], big_runs)
+        if want("warm"):
+            print("bench: warm get-image", file=sys.stderr)
+            self.warm_scenario(sock, 30 if a.quick else 60)
+        if want("ping"):
+            print("bench: ping", file=sys.stderr)
+            self.ping_scenario(sock, 50 if a.quick else 200)
+        if want("thumbs"):
+            print("bench: thumbnails", file=sys.stderr)
+            self.thumbs_scenario(sock, 1 if a.quick else 3)
+        self.stop_daemons()
+        if want("memory"):
+            print("bench: memory", file=sys.stderr)
+            self.memory_scenario()
+
+        text = [f"pickerd bench, {info['date']}, {info['cpus']} CPUs, {info['vips']}, {info['convert']}",
+                "", self.table(), ""]
+        text += [
+            "Times: median ±half the interquartile range, ms, whole command (posix_spawn to exit) except "
+            "Pillow (inside one running Python process: open+draft+exif_transpose+LANCZOS resize+PNG save). "
+            "Ratios: pickerd median / tool median. PSNR: the worst source file, RGB, against a full decode "
+            "downscaled by Pillow LANCZOS in 'F' mode per channel.",
+        ]
+        text += self.notes
+        out = "\n".join(text)
+        print(out)
+        with open(os.path.join(self.work, "bench-table.md"), "w") as f:
+            f.write(out + "\n")
+        if not self.args.work:
+            # the generated library (~70 MB) is only worth keeping in a work dir of one's own
+            shutil.rmtree(self.lib, ignore_errors=True)
+            shutil.rmtree(os.path.join(self.work, "static-build"), ignore_errors=True)
+        print(f"\nbench: outputs and logs in {self.work}", file=sys.stderr)
+
+    def close(self):
+        self.stop_daemons()
+        try:
+            self.pillow.stdin.write('{"op": "quit"}\n')
+            self.pillow.stdin.close()
+            self.pillow.wait(5)
+        except Exception:
+            self.pillow.kill()
+
+
+def max_rss(argv):
+    """Maximum resident set size (KiB) of a command, from /usr/bin/time -v.
+    (wait4's ru_maxrss is no good here: posix_spawn children inherit the parent's high-water mark.)"""
+    r = subprocess.run(["/usr/bin/time", "-v", *argv], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"bench: failed: {' '.join(argv)}\n{r.stderr[-2000:]}")
+    return next(int(l.split(":")[1]) for l in r.stderr.splitlines() if "Maximum resident" in l)
+
+
+def vm(pid, field):
+    """A /proc/PID/status field in KiB (VmRSS, VmHWM)."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no {field} for {pid}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", required=True, help="folder with release pickerd and pickerctl")
+    ap.add_argument("--testdata", default=None, help="the shared test corpus (has camera-photos/)")
+    ap.add_argument("--work", default=None, help="work folder (default: a new temp dir)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds over the camera photos (default 3)")
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    ap.add_argument("--package", default=os.path.normpath(os.path.join(HERE, "../..")),
+                    help="the pickerd package, to build a static pickerctl for comparison ('' to skip)")
+    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,warm,ping,thumbs,memory")
+    a = ap.parse_args()
+    if a.testdata is None:
+        for c in (os.environ.get("PICKER_TESTDATA"), os.path.join(HERE, "../../../shared/testdata"),
+                  "/work/shared/testdata"):
+            if c and os.path.isdir(os.path.join(c, "camera-photos")):
+                a.testdata = c
+                break
+    if not a.testdata or not os.path.isdir(os.path.join(a.testdata, "camera-photos")):
+        sys.exit("bench: no camera-photos corpus: pass --testdata DIR (../shared/testdata)")
+    b = Bench(a)
+    try:
+        b.run()
+    finally:
+        b.close()
+
+
+if __name__ == "__main__":
+    main()
