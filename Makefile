@@ -3,6 +3,7 @@
 #   make test    install missing Debian packages, debug build, swift test
 #   make build   release build
 #   make bench   side-by-side benchmark vs vipsthumbnail, ImageMagick, Pillow (docs/PERFORMANCE.md)
+#   make install PREFIX=~/.local   binaries, systemd user units, completions
 #   make clean   remove build products and demo output
 
 SHELL := /bin/bash
@@ -16,7 +17,10 @@ endif
 
 SWIFT ?= swift
 
-.PHONY: deps build test demo clean bench
+.PHONY: deps build test demo clean bench install
+
+PREFIX ?= /usr/local
+DESTDIR ?=
 
 deps:
 	@bash scripts/install-deps.sh
@@ -26,9 +30,15 @@ build: deps
 	$(SWIFT) build -c release
 
 # The end-to-end tests spawn the debug pickerd/pickerctl from PICKER_BIN_DIR.
+# Then the clients in clients/ run their own tests against a live daemon built here.
 test: deps
 	$(SWIFT) build
 	PICKER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(SWIFT) test
+	@for t in clients/*/run-tests.sh; do \
+		[ -f "$$t" ] || continue; \
+		echo "== $$t"; \
+		PICKER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" bash "$$t"; \
+	done
 
 demo: build
 	PICKER_BIN_DIR="$$($(SWIFT) build -c release --show-bin-path)" bash scripts/demo.sh
@@ -40,6 +50,25 @@ bench:
 	@command -v $(SWIFT) >/dev/null || { echo "make: $(SWIFT) not found: install Swift 6.3 in /opt/swift (or put it on PATH)" >&2; exit 1; }
 	$(SWIFT) build -c release
 	/usr/bin/python3 scripts/bench/bench.py --bin "$$($(SWIFT) build -c release --show-bin-path)" $(BENCH_ARGS)
+
+# Binaries, systemd user units and shell completions under $(DESTDIR)$(PREFIX).
+install: build
+	@bin="$$($(SWIFT) build -c release --show-bin-path)"; \
+	root="$(DESTDIR)$(PREFIX)"; \
+	install -d "$$root/bin" "$$root/lib/systemd/user" "$$root/share/doc/pickerd" \
+		"$$root/share/bash-completion/completions" "$$root/share/zsh/site-functions" \
+		"$$root/share/fish/vendor_completions.d"; \
+	install -m 0755 "$$bin/pickerd" "$$bin/pickerctl" "$$root/bin/"; \
+	for unit in pickerd.socket pickerd.service; do \
+		sed -e "s|@BINDIR@|$(PREFIX)/bin|g" -e "s|@DOCDIR@|$(PREFIX)/share/doc/pickerd|g" \
+			"contrib/systemd/$$unit" > "$$root/lib/systemd/user/$$unit"; \
+		chmod 0644 "$$root/lib/systemd/user/$$unit"; \
+	done; \
+	install -m 0644 README.md docs/PROTOCOL.md "$$root/share/doc/pickerd/"; \
+	"$$bin/pickerctl" completions bash > "$$root/share/bash-completion/completions/pickerctl"; \
+	"$$bin/pickerctl" completions zsh > "$$root/share/zsh/site-functions/_pickerctl"; \
+	"$$bin/pickerctl" completions fish > "$$root/share/fish/vendor_completions.d/pickerctl.fish"; \
+	echo "installed pickerd, pickerctl, systemd user units and completions under $$root"
 
 clean:
 	rm -rf .build

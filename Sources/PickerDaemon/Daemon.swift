@@ -34,11 +34,17 @@ public enum Daemon {
             free(real)
         }
         let listenFD: Int32
-        do {
-            listenFD = try ListeningSocket.claim(path: config.socketPath)
-        } catch {
-            Log.error(error.message)
-            return 1
+        let activated = SocketActivation.inheritedListener(environment: Environment.current)
+        if let fd = activated {
+            listenFD = fd
+            Log.info("using the socket passed by systemd (socket activation)")
+        } else {
+            do {
+                listenFD = try ListeningSocket.claim(path: config.socketPath)
+            } catch {
+                Log.error(error.message)
+                return 1
+            }
         }
         let engine = EngineConfiguration(
             libraryRoot: config.libraryRoot, stateDirectory: config.stateDirectory,
@@ -52,7 +58,7 @@ public enum Daemon {
                                 capabilities: service.capabilities)
         } catch {
             Log.fault("cannot start the server loop: \(error)")
-            unlink(config.socketPath)
+            if activated == nil { unlink(config.socketPath) }
             return 1
         }
         relay.connect { server.publish($0) }
@@ -60,7 +66,7 @@ public enum Daemon {
         service.rescanLibrary()
         let info = service.library.info
         Log.info("library \(info.root): \(info.photoCount) photos in \(info.albumCount) albums, scanned in \(format1((monotonicNow() - started) * 1000)) ms")
-        Log.info("listening on \(config.socketPath) (pickerd \(version), cache \(config.cacheMB) MiB)")
+        Log.info("listening on \(activated == nil ? config.socketPath : "the activated socket") (pickerd \(version), cache \(config.cacheMB) MiB)")
 
         let signals = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
             signal(sig, SIG_IGN)
@@ -74,7 +80,8 @@ public enum Daemon {
         }
         server.run()
         signals.forEach { $0.cancel() }
-        unlink(config.socketPath)
+        // An activated socket belongs to systemd, which keeps listening for the next start.
+        if activated == nil { unlink(config.socketPath) }
         Log.info("stopped")
         return 0
     }

@@ -25,9 +25,21 @@ enum Output {
     }
 
     /// Writes image bytes to `-o FILE` (via a temp file and rename, so a failure leaves no half file) or stdout.
+    /// A FILE that exists and is not a regular file (/dev/null, a FIFO, a terminal) is written in place.
     static func binary(_ bytes: [UInt8], to path: String?) throws(CLIError) {
         guard let path else {
             guard writeAll(1, bytes) else { throw CLIError(message: "writing to stdout failed: \(String(cString: strerror(errno)))", exitCode: .failure) }
+            return
+        }
+        var st = stat()
+        if stat(path, &st) == 0 && st.st_mode & S_IFMT != S_IFREG {
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .failure) }
+            defer { close(fd) }
+            if isatty(fd) != 0 { throw .usage("refusing to write image data to a terminal (\(path))") }
+            guard writeAll(fd, bytes) else {
+                throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .failure)
+            }
             return
         }
         let temp = path + ".pickerctl-\(getpid()).tmp"

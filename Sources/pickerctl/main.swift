@@ -6,11 +6,11 @@ import PickerSystem
 // Thin client: parse arguments against the command table, speak the protocol, print.
 
 /// The whole command table, in the order `--help` lists it.
-let allCommands = commands + galleryCommands + integrationCommands
+let allCommands = commands + galleryCommands + integrationCommands + completionCommands
 
 func runPickerctl() -> Int32 {
     do throws(CLIError) {
-        switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()), commands: allCommands,
+        switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()), commands: allCommands + [hiddenCompleteCommand],
                                         environment: Environment.current) {
         case .help(let command):
             print(command.map(Help.command) ?? Help.overview(allCommands), terminator: "")

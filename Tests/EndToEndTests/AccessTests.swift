@@ -28,6 +28,15 @@ import Testing
         #expect(try daemon.ctl("ping").exitCode == 0)
     }
 
+    @Test func outputToADeviceIsWrittenInPlaceNeverReplaced() throws {
+        _ = try daemon.ctl("session", "new", "dev", "--width", "100")
+        _ = try daemon.ctl("select-album", "A", session: "dev")
+        _ = try daemon.ctl("select-photo", "--index", "1", session: "dev")
+        #expect(try daemon.ctl("get-image", "-o", "/dev/null", session: "dev").exitCode == 0)
+        var st = stat()
+        #expect(stat("/dev/null", &st) == 0 && st.st_mode & S_IFMT == S_IFCHR, "/dev/null must stay a device")
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a pseudo-terminal"))
     func binaryOutputIsNeverWrittenToATerminal() throws {
         _ = try daemon.ctl("session", "new", "--width", "100")

@@ -17,8 +17,11 @@ import Testing
         #expect(Frame(type: 0xFF, requestID: 0, payload: []).isEvent)
         #expect(!Frame(type: 0x7F, requestID: 0, payload: []).isEvent)
         for type in MessageType.allCases {
-            #expect(!Frame(type: type.rawValue, requestID: 0, payload: []).isEvent, "\(type)")
+            let isEventType = type == .sessionEvent || type == .libraryEvent
+            #expect(Frame(type: type.rawValue, requestID: 0, payload: []).isEvent == isEventType, "\(type)")
         }
+        #expect(MessageType.sessionEvent.rawValue == 0x80)
+        #expect(MessageType.libraryEvent.rawValue == 0x81)
     }
 
     @Test func limitsAreTheDocumentedOnes() {

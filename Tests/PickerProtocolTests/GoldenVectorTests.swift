@@ -10,10 +10,14 @@ import Testing
         #expect(ProtocolDocument.vectors.count >= MessageType.allCases.count)
     }
 
-    @Test func everyMessageTypeIsClassifiedAsRequestOrReply() {
+    @Test func everyMessageTypeIsClassifiedAsRequestReplyOrEvent() {
         #expect(requestTypes.isDisjoint(with: replyTypes))
-        #expect(requestTypes.union(replyTypes) == Set(MessageType.allCases))
-        #expect(MessageType.allCases.allSatisfy { $0.rawValue < 0x80 }, "0x80 and above are event frames")
+        #expect(requestTypes.isDisjoint(with: eventTypes))
+        #expect(replyTypes.isDisjoint(with: eventTypes))
+        #expect(requestTypes.union(replyTypes).union(eventTypes) == Set(MessageType.allCases))
+        for type in MessageType.allCases {
+            #expect((type.rawValue >= 0x80) == eventTypes.contains(type), "0x80 and above are event frames, and only they: \(type)")
+        }
     }
 
     @Test func everyMessageTypeHasAVectorInTheDocument() {
@@ -39,6 +43,7 @@ import Testing
         switch value {
         case .request(let r): frame = r.frame(id: id)
         case .reply(let r): frame = r.frame(id: id)
+        case .event(let e): frame = e.frame(subscriptionID: id)
         }
         let expected = VectorAnnotation.render(frame)
         #expect(vector.text == expected, "expected block:\n<!-- vector: \(vector.label) -->\n```hex\n\(expected)\n```")
@@ -68,12 +73,20 @@ import Testing
 
         let reencoded: [UInt8]
         let decoded: GoldenVectorValues.Message
-        if requestTypes.contains(type) {
+        if eventTypes.contains(type) {
+            #expect(frame.isEvent)
+            let event = try Event(frame: frame)
+            #expect(event.messageType == type)
+            reencoded = event.frame(subscriptionID: frame.requestID).encoded()
+            decoded = .event(event)
+        } else if requestTypes.contains(type) {
+            #expect(!frame.isEvent)
             let request = try Request(frame: frame)
             #expect(request.messageType == type)
             reencoded = request.frame(id: frame.requestID).encoded()
             decoded = .request(request)
         } else {
+            #expect(!frame.isEvent)
             let reply = try Reply(frame: frame)
             #expect(reply.messageType == type)
             reencoded = reply.frame(id: frame.requestID).encoded()

@@ -6,6 +6,7 @@ enum GoldenVectorValues {
     enum Message: Equatable {
         case request(Request)
         case reply(Reply)
+        case event(Event)
     }
 
     static let kyoto = SessionState(
@@ -48,6 +49,9 @@ enum GoldenVectorValues {
         "thumbnails id=27 geometry only": .request(.thumbnails(ThumbnailRequest(session: "main", cellSize: 300, page: 2,
                                                                                  geometryOnly: true))),
         "preview id=28": .request(.preview(PreviewRequest(session: "main", width: 1920, height: 1080, format: .jpeg))),
+        "subscribe id=30": .request(.subscribe(Subscription(session: "main", library: true))),
+        "subscribe id=33 end events": .request(.subscribe(Subscription(session: nil, library: false))),
+        "cancel id=31": .request(.cancel(requestID: 20)),
 
         "helloReply id=1": .reply(.hello(Capabilities(
             version: 1, serverVersion: "0.1.0", maxRequestFrame: 1 << 20, maxReplyFrame: 256 << 20,
@@ -89,5 +93,17 @@ enum GoldenVectorValues {
             image: nil))),
         "image id=28 preview": .reply(.image(EncodedImage(format: .jpeg, width: 1920, height: 1080,
                                                          data: [0xff, 0xd8, 0xff, 0xe0]))),
+        "subscribed id=30": .reply(.subscribed(Subscription(session: "main", library: true))),
+        "subscribed id=33 end events": .reply(.subscribed(Subscription(session: nil, library: false))),
+        "cancelReply id=31": .reply(.cancelReply(requestID: 20, found: true)),
+        "cancelReply id=32 not found": .reply(.cancelReply(requestID: 7, found: false)),
+        "error id=20 cancelled": .reply(.error(PickerError(.cancelled, "cancelled by the client"))),
+        "error id=19 superseded": .reply(.error(PickerError(
+            .cancelled, "superseded by a newer image request on session 'main'"))),
+
+        "sessionEvent id=30 selection": .event(.session(.selection, kyoto)),
+        "libraryEvent id=30": .event(.library(LibraryInfo(
+            root: "/home/ann/Pictures", albumCount: 3, photoCount: 43, scanState: .ready,
+            scannedAt: 1_764_400_300, skippedCount: 1))),
     ]
 }

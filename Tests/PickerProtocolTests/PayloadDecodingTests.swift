@@ -10,11 +10,15 @@ import Testing
             if case .image(let i) = $0 { return i.data.count < 1000 }  // keep the prefix sweep fast
             return true
         }.map { $0.frame(id: 1) }
-        return (requests + replies).filter { !$0.payload.isEmpty }
+        let events = EventTests.samples.map { $0.frame(subscriptionID: 1) }
+        return (requests + replies + events).filter { !$0.payload.isEmpty }
     }()
 
     static func decode(_ frame: Frame) -> PickerError? {
         guard let type = MessageType(rawValue: frame.type) else { return PickerError(.unknownMessageType, "") }
+        if eventTypes.contains(type) {
+            return thrownError { () throws(PickerError) in try Event(frame: frame) }
+        }
         if requestTypes.contains(type) {
             return thrownError { () throws(PickerError) in try Request(frame: frame) }
         }
@@ -109,7 +113,7 @@ import Testing
         #expect(Self.decodeReply(type: .albumsReply, [0, 0, 0, 0] + album)?.code == .malformedFrame, "extra element is trailing junk")
     }
 
-    static let unknownTypes: [UInt8] = [0x00, 0x08, 0x0F, 0x15, 0x2B, 0x32, 0x7F, 0x80, 0x81, 0xFF]
+    static let unknownTypes: [UInt8] = [0x00, 0x08, 0x0F, 0x15, 0x2B, 0x32, 0x54, 0x7F, 0x82, 0xFF]
 
     @Test(arguments: unknownTypes)
     func unknownMessageTypeIsRefusedByBothDecoders(_ type: UInt8) {

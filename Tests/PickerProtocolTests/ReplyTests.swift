@@ -69,6 +69,13 @@ import Testing
         .thumbnails(ThumbnailSheet(geometry: emptyGrid, image: nil)),
         .thumbnails(ThumbnailSheet(geometry: maxGrid, image: EncodedImage(format: .webp, width: Int(UInt32.max),
                                                                           height: Int(UInt32.max), data: [0]))),
+        .subscribed(Subscription(session: "main", library: true)),
+        .subscribed(Subscription(session: "最大", library: false)),
+        .subscribed(Subscription(session: nil, library: true)),
+        .subscribed(Subscription(session: nil, library: false)),
+        .cancelReply(requestID: 19, found: true),
+        .cancelReply(requestID: 0, found: false),
+        .cancelReply(requestID: .max, found: true),
     ]
 
     static let pickedKyoto = SelectedPhoto(album: "2024/Kyoto", name: "IMG_2.jpg", width: 4032, height: 3024,
@@ -179,5 +186,19 @@ import Testing
         s.photo = ""
         s.photoIndex = 0
         #expect(try Reply(frame: Reply.session(s).frame(id: 1)) == .session(Self.emptySession))
+    }
+
+    @Test func cancelReplyIsTheTargetIDThenABool() throws {
+        let frame = Reply.cancelReply(requestID: 0x0102_0304, found: true).frame(id: 33)
+        #expect(frame.type == 0x53)
+        #expect(frame.payload == [1, 2, 3, 4, 1])
+        let badBool = Frame(type: MessageType.cancelReply.rawValue, requestID: 33, payload: [0, 0, 0, 1, 2])
+        #expect(thrownError { () throws(PickerError) in try Reply(frame: badBool) }?.code == .malformedFrame)
+    }
+
+    @Test func subscribedEchoesTheSubscribeFields() {
+        let sub = Subscription(session: "main", library: true)
+        #expect(Reply.subscribed(sub).frame(id: 30).payload == Request.subscribe(sub).frame(id: 30).payload)
+        #expect(Reply.subscribed(sub).frame(id: 30).type == 0x51)
     }
 }

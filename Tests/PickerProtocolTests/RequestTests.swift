@@ -49,6 +49,13 @@ import Testing
         .preview(PreviewRequest(session: "main")),
         .preview(PreviewRequest(session: "main", width: 16, height: 8192, format: .jpeg, quality: 1)),
         .preview(PreviewRequest(session: "", width: Int(UInt32.max), height: 0, format: .webp, quality: 255)),
+        .subscribe(Subscription(session: "main", library: true)),
+        .subscribe(Subscription(session: "写真", library: false)),
+        .subscribe(Subscription(session: nil, library: true)),
+        .subscribe(Subscription(session: nil, library: false)),
+        .cancel(requestID: 19),
+        .cancel(requestID: 0),
+        .cancel(requestID: .max),
     ]
 
     @Test(arguments: samples)
@@ -154,5 +161,27 @@ import Testing
         #expect(thrownError { () throws(PickerError) in try Request(frame: trailing) }?.code == .malformedFrame)
         let short = Frame(type: MessageType.hello.rawValue, requestID: 1, payload: [0])
         #expect(thrownError { () throws(PickerError) in try Request(frame: short) }?.code == .malformedFrame)
+    }
+
+    @Test func subscribeIsSessionThenFlagsAndEmptyMeansNone() throws {
+        let both = Request.subscribe(Subscription(session: "main", library: true)).frame(id: 30)
+        #expect(both.type == 0x50)
+        #expect(both.payload == stringField("main") + [1])
+        let none = Request.subscribe(Subscription(session: nil, library: false)).frame(id: 31)
+        #expect(none.payload == [0, 0, 0, 0, 0])
+        let empty = Frame(type: MessageType.subscribe.rawValue, requestID: 1, payload: stringField("") + [1])
+        #expect(try Request(frame: empty) == .subscribe(Subscription(session: nil, library: true)))
+    }
+
+    @Test func cancelCarriesTheTargetRequestID() {
+        let frame = Request.cancel(requestID: 0x0102_0304).frame(id: 32)
+        #expect(frame.type == 0x52)
+        #expect(frame.requestID == 32)
+        #expect(frame.payload == [1, 2, 3, 4])
+    }
+
+    @Test func connectionLevelRequestsNameNoSession() {
+        #expect(Request.subscribe(Subscription(session: "main", library: false)).sessionName == nil)
+        #expect(Request.cancel(requestID: 1).sessionName == nil)
     }
 }

@@ -58,14 +58,16 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-/// Which message types are requests (the rest, below 0x80, are replies). Kept by hand on purpose:
-/// `everyMessageTypeIsClassified` fails when a new case is added without deciding its direction.
+/// Which message types are requests, replies and events. Kept by hand on purpose:
+/// `everyMessageTypeIsClassifiedAsRequestReplyOrEvent` fails when a new case is added without deciding its direction.
 let requestTypes: Set<MessageType> = [
     .hello, .ping, .libraryInfo, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
     .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .getImage,
-    .toggle, .selection, .clearSelection, .thumbnails, .preview,
+    .toggle, .selection, .clearSelection, .thumbnails, .preview, .subscribe, .cancel,
 ]
 let replyTypes: Set<MessageType> = [
     .helloReply, .error, .pong, .libraryInfoReply, .sessionState, .sessionListReply, .sessionClosed,
-    .albumsReply, .photosReply, .image, .selectionReply, .thumbnailsReply,
+    .albumsReply, .photosReply, .image, .selectionReply, .thumbnailsReply, .subscribed, .cancelReply,
 ]
+/// Server-initiated frames (type ≥ 0x80): neither requests nor replies.
+let eventTypes: Set<MessageType> = [.sessionEvent, .libraryEvent]

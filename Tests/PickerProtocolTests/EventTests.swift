@@ -1,0 +1,93 @@
+import PickerProtocol
+import Testing
+
+/// Event frames: server-initiated, type ≥ 0x80, request id = the subscribe request's id.
+@Suite struct EventTests {
+    static let samples: [Event] = {
+        var out: [Event] = SessionChange.allCases.map { .session($0, ReplyTests.fullSession) }
+        out += [
+            .session(.created, ReplyTests.emptySession),
+            .session(.closed, ReplyTests.maxSession),
+            .library(LibraryInfo(root: "/home/ann/Pictures", albumCount: 3, photoCount: 43, scanState: .ready,
+                                 scannedAt: 1_764_400_005, skippedCount: 1)),
+            .library(LibraryInfo(root: "/home/アン/写真", albumCount: 0, photoCount: 0, scanState: .scanning,
+                                 scannedAt: 0, skippedCount: 0)),
+            .library(LibraryInfo(root: "", albumCount: Int(UInt32.max), photoCount: Int(UInt32.max), scanState: .ready,
+                                 scannedAt: .min, skippedCount: Int(UInt32.max))),
+        ]
+        return out
+    }()
+
+    @Test(arguments: samples)
+    func eventRoundTripsThroughItsFrame(_ event: Event) throws {
+        for id: UInt32 in [0, 1, 30, .max] {
+            let wire = event.frame(subscriptionID: id).encoded()
+            var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
+            decoder.append(wire)
+            let frame = try #require(try decoder.next())
+            #expect(frame.requestID == id)
+            #expect(frame.isEvent)
+            #expect(frame.type == event.messageType.rawValue)
+            #expect(try Event(frame: frame) == event)
+        }
+    }
+
+    @Test func everyEventTypeHasARoundTripSample() {
+        #expect(Set(Self.samples.map(\.messageType)) == eventTypes)
+    }
+
+    @Test func sessionChangeNumbersAreTheDocumentedOnes() {
+        #expect(SessionChange.allCases.map(\.rawValue) == [1, 2, 3, 4, 5, 6])
+        #expect(SessionChange.allCases.map(\.name) == ["album", "photo", "selection", "pane_size", "closed", "created"])
+    }
+
+    @Test func sessionEventIsAChangeByteThenTheSessionStatePayload() {
+        let state = ReplyTests.fullSession
+        let event = Event.session(.selection, state).frame(subscriptionID: 30)
+        #expect(event.type == 0x80)
+        #expect(event.requestID == 30)
+        #expect(event.payload == [3] + Reply.session(state).frame(id: 30).payload)
+    }
+
+    @Test func libraryEventPayloadIsTheLibraryInfoReplyPayload() {
+        let info = LibraryInfo(root: "/p", albumCount: 2, photoCount: 5, scanState: .ready, scannedAt: 7, skippedCount: 0)
+        let event = Event.library(info).frame(subscriptionID: 31)
+        #expect(event.type == 0x81)
+        #expect(event.payload == Reply.libraryInfo(info).frame(id: 31).payload)
+    }
+
+    @Test(arguments: [0, 7, 0x80, 0xFF] as [UInt8])
+    func unknownChangeByteIsRefused(_ change: UInt8) {
+        var payload = Event.session(.album, ReplyTests.fullSession).frame(subscriptionID: 1).payload
+        payload[0] = change
+        let frame = Frame(type: MessageType.sessionEvent.rawValue, requestID: 1, payload: payload)
+        #expect(thrownError { () throws(PickerError) in try Event(frame: frame) }?.code == .malformedFrame)
+    }
+
+    @Test(arguments: [0x82, 0xC0, 0xFF, 0x7F, 0x03, 0x11, 0x51] as [UInt8])
+    func unknownOrNonEventTypeIsRefused(_ type: UInt8) {
+        let frame = Frame(type: type, requestID: 1, payload: [])
+        #expect(thrownError { () throws(PickerError) in try Event(frame: frame) }?.code == .unknownMessageType)
+    }
+
+    @Test func trailingBytesAfterAnEventAreMalformed() {
+        var frame = Event.library(LibraryInfo(root: "/", albumCount: 1, photoCount: 1, scanState: .ready,
+                                              scannedAt: 0, skippedCount: 0)).frame(subscriptionID: 1)
+        frame.payload.append(0)
+        #expect(thrownError { () throws(PickerError) in try Event(frame: frame) }?.code == .malformedFrame)
+    }
+
+    @Test func eventTypesAreRefusedAsRequestsAndAsReplies() {
+        for type in eventTypes {
+            let frame = Event.samples(of: type).frame(subscriptionID: 1)
+            #expect(thrownError { () throws(PickerError) in try Request(frame: frame) }?.code == .unknownMessageType, "\(type)")
+            #expect(thrownError { () throws(PickerError) in try Reply(frame: frame) }?.code == .unknownMessageType, "\(type)")
+        }
+    }
+}
+
+private extension Event {
+    static func samples(of type: MessageType) -> Event {
+        EventTests.samples.first { $0.messageType == type } ?? .session(.album, ReplyTests.emptySession)
+    }
+}

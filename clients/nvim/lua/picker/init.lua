@@ -1,0 +1,573 @@
+-- pickerd photo picker for Neovim 0.7+.
+-- Talks to the daemon through `pickerctl --json` jobs (see lua/picker/ctl.lua).
+local ctl = require('picker.ctl')
+local val = ctl.val
+local api = vim.api
+
+local M = {}
+
+local defaults = {
+  pickerctl = 'pickerctl',
+  socket = nil,
+  session = 'nvim',
+  width = 800,
+  height = 600,
+  formats = { markdown = '![](%s)', default = '%s' },
+}
+
+M.config = vim.deepcopy(defaults)
+
+-- One picker at a time; `ui` is nil when it is closed.
+local ui = nil
+local ns = api.nvim_create_namespace('picker')
+local augroup = api.nvim_create_augroup('picker', { clear = true })
+
+local function notify(msg, level)
+  vim.notify('picker: ' .. msg, level or vim.log.levels.INFO)
+end
+
+local function err_text(err)
+  local m = err.message ~= '' and err.message or ('pickerctl exited with ' .. tostring(err.code))
+  if err.code == 5 and not m:find('pickerd running', 1, true) then m = m .. ' (is pickerd running?)' end
+  return m
+end
+
+function M.setup(opts)
+  opts = opts or {}
+  local cfg = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts)
+  if opts.formats then
+    -- A user table replaces the format list, but `default` stays defined.
+    cfg.formats = vim.tbl_extend('force', { default = defaults.formats.default }, opts.formats)
+  end
+  M.config = cfg
+  return M
+end
+
+local function client(session)
+  return ctl.new({ pickerctl = M.config.pickerctl, socket = M.config.socket, session = session or M.config.session })
+end
+
+---------------------------------------------------------------------------
+-- Rendering
+
+local function pad(s, w)
+  local n = vim.fn.strdisplaywidth(s)
+  if n >= w then return s end
+  return s .. string.rep(' ', w - n)
+end
+
+local function human_bytes(n)
+  if not n then return '' end
+  if n < 1000 then return n .. ' B' end
+  if n < 1000 * 1000 then return ('%.1f kB'):format(n / 1000) end
+  return ('%.1f MB'):format(n / 1000 / 1000)
+end
+
+local function set_lines(buf, lines)
+  if not api.nvim_buf_is_valid(buf) then return end
+  api.nvim_buf_set_option(buf, 'modifiable', true)
+  api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  api.nvim_buf_set_option(buf, 'modifiable', false)
+  api.nvim_buf_clear_namespace(buf, ns, 0, -1)
+end
+
+local function hl(buf, group, line, from, to)
+  api.nvim_buf_add_highlight(buf, ns, group, line, from or 0, to or -1)
+end
+
+-- Pick order of a photo of the displayed album, or nil.
+local function pick_order(u, name)
+  for _, p in ipairs(u.selection) do
+    if p.name == name and (u.photos_album == 'All Photos' or p.album == u.photos_album) then
+      return p.order
+    end
+  end
+  return nil
+end
+
+local function render_header(u)
+  local s = u.session or {}
+  local width = api.nvim_win_is_valid(u.wins.header) and api.nvim_win_get_width(u.wins.header) or 60
+  local title = (val(s.title) or 'Photo Library') .. ' · ' .. u.name
+  local message = val(s.message) or ''
+  if u.status then message = u.status end
+  local line1 = pad(title, math.max(vim.fn.strdisplaywidth(title) + 2, width - vim.fn.strdisplaywidth(message))) .. message
+  local album = val(s.album)
+  local info = {}
+  info[#info + 1] = album and ('album: ' .. album) or 'no album'
+  if val(s.photo) then info[#info + 1] = ('photo %d/%d'):format(val(s.photo_index) or 0, val(s.photo_count) or 0) end
+  info[#info + 1] = ('picks %d/%d'):format(val(s.selection_count) or #u.selection, val(s.max_selection) or 10)
+  if val(s.width) then
+    info[#info + 1] = val(s.height) and ('pane %dx%d'):format(s.width, s.height) or ('pane %d wide'):format(s.width)
+  end
+  local left = table.concat(info, ' · ')
+  local hints = '<CR> select  <Tab> pick  h/l pane  I insert  q close'
+  local room = width - vim.fn.strdisplaywidth(left) - 2
+  if room < #hints then hints = room >= 26 and '<CR> select  <Tab> pick' or '' end
+  local line2 = pad(left, width - #hints) .. hints
+  set_lines(u.bufs.header, { line1, line2 })
+  hl(u.bufs.header, 'PickerTitle', 0, 0, #title)
+  hl(u.bufs.header, u.status and 'PickerError' or 'PickerMessage', 0, #line1 - #message, -1)
+  hl(u.bufs.header, 'PickerHint', 1, #line2 - #hints, -1)
+end
+
+local function render_albums(u)
+  local lines = {}
+  local current = val((u.session or {}).album)
+  local namew = 0
+  for _, a in ipairs(u.albums) do namew = math.max(namew, vim.fn.strdisplaywidth(a.name)) end
+  for i, a in ipairs(u.albums) do
+    lines[i] = (a.name == current and '> ' or '  ') .. pad(a.name, namew) .. '  ' .. a.photos
+  end
+  if #lines == 0 then lines = { u.albums_loaded and '(no albums)' or '(loading…)' } end
+  set_lines(u.bufs.albums, lines)
+  for i, a in ipairs(u.albums) do
+    if a.name == current then hl(u.bufs.albums, 'PickerCurrent', i - 1) end
+  end
+end
+
+local function render_photos(u)
+  local lines = {}
+  local s = u.session or {}
+  local current = val(s.photo)
+  local cols = { 0, 0, 0, 0 }
+  local rows = {}
+  local picked, orderw = {}, 3
+  for i, p in ipairs(u.photos) do
+    local order = pick_order(u, p.name)
+    picked[i] = order
+    if order then orderw = math.max(orderw, #tostring(order) + 2) end
+    rows[i] = { p.name, ('%dx%d'):format(p.width or 0, p.height or 0), p.format or '', human_bytes(p.bytes) }
+    for c = 1, 4 do cols[c] = math.max(cols[c], vim.fn.strdisplaywidth(rows[i][c])) end
+  end
+  for i, p in ipairs(u.photos) do
+    local is_current = (p.index == val(s.photo_index) and p.name == current)
+    local mark = picked[i] and ('[' .. picked[i] .. ']') or '[ ]'
+    local r = rows[i]
+    lines[i] = (is_current and '> ' or '  ') .. pad(mark, orderw) .. ' ' .. pad(r[1], cols[1]) .. '  '
+      .. string.rep(' ', cols[2] - #r[2]) .. r[2] .. '  ' .. pad(r[3], cols[3]) .. '  '
+      .. string.rep(' ', cols[4] - #r[4]) .. r[4]
+  end
+  if #lines == 0 then
+    if not val(s.album) then
+      lines = { '(select an album)' }
+    elseif u.photos_album ~= val(s.album) then
+      lines = { '(loading…)' }
+    else
+      lines = { '(no photos)' }
+    end
+  end
+  set_lines(u.bufs.photos, lines)
+  for i, p in ipairs(u.photos) do
+    if picked[i] then hl(u.bufs.photos, 'PickerPicked', i - 1, 2, 2 + #('[' .. picked[i] .. ']')) end
+    if p.index == val(s.photo_index) and p.name == current then hl(u.bufs.photos, 'PickerCurrent', i - 1) end
+  end
+end
+
+local function render(u)
+  if u ~= ui or u.closed then return end
+  render_header(u)
+  render_albums(u)
+  render_photos(u)
+  u.renders = u.renders + 1
+end
+
+---------------------------------------------------------------------------
+-- State from the daemon
+
+local fetch_photos, fetch_selection, fetch_albums
+
+local function apply_session(u, s)
+  if type(s) ~= 'table' or u.closed then return end
+  local old_album = val((u.session or {}).album)
+  u.session = s
+  u.status = nil
+  local album = val(s.album)
+  if album ~= u.photos_album or album ~= old_album then
+    u.photos = {}
+    if album then fetch_photos(u) else u.photos_album = nil end
+  end
+  render(u)
+end
+
+fetch_photos = function(u)
+  u.client:run({ 'photos' }, function(res, err)
+    if u.closed then return end
+    if err then
+      if err.code ~= 3 then notify(err_text(err), vim.log.levels.WARN) end
+      return
+    end
+    -- Only the list of the album that is still selected is kept.
+    if res and res.album == val((u.session or {}).album) then
+      u.photos = res.photos or {}
+      u.photos_album = res.album
+      render(u)
+    end
+  end)
+end
+
+fetch_selection = function(u)
+  u.client:run({ 'selection' }, function(res, err)
+    if u.closed then return end
+    if err then notify(err_text(err), vim.log.levels.WARN) return end
+    if res then
+      u.selection = res.photos or {}
+      render(u)
+    end
+  end)
+end
+
+fetch_albums = function(u)
+  u.client:run({ 'albums' }, function(res, err)
+    if u.closed then return end
+    if err then notify(err_text(err), vim.log.levels.ERROR) return end
+    u.albums = res or {}
+    u.albums_loaded = true
+    render(u)
+  end)
+end
+
+local function refresh(u)
+  fetch_albums(u)
+  u.client:run({ 'status' }, function(res, err)
+    if u.closed then return end
+    if err then
+      u.status = err_text(err)
+      render(u)
+      return
+    end
+    u.photos_album = nil
+    apply_session(u, res)
+  end)
+  fetch_selection(u)
+end
+
+local function on_event(u, ev)
+  if u.closed then return end
+  u.events = u.events + 1
+  local kind = ev.event
+  if kind == 'closed' then
+    u.session = ev
+    u.status = 'session closed'
+    u.selection, u.photos, u.photos_album = {}, {}, nil
+    render(u)
+    return
+  end
+  if kind == 'library' then
+    -- Photos were added or removed: reload the lists.
+    fetch_albums(u)
+    if val((u.session or {}).album) then fetch_photos(u) end
+    fetch_selection(u)
+    return
+  end
+  if ev.session == nil then return end -- an event kind this version does not know
+  if kind == 'created' then
+    u.status = nil
+    refresh(u)
+    return
+  end
+  apply_session(u, ev)
+  if kind == 'selection' then fetch_selection(u) end
+end
+
+local function start_watch(u)
+  u.watcher = u.client:watch(function(ev) on_event(u, ev) end, function(code, msg, stopped)
+    if stopped or u.closed then return end
+    u.status = 'not following events: ' .. (msg ~= '' and msg or ('watch exited with ' .. tostring(code)))
+    render(u)
+  end)
+end
+
+---------------------------------------------------------------------------
+-- Window
+
+local function layout()
+  local cols, rows = vim.o.columns, vim.o.lines - vim.o.cmdheight
+  local w = math.max(20, math.min(cols - 4, math.max(60, math.floor(cols * 0.8))))
+  local list_h = math.max(3, math.min(rows - 9, math.floor(rows * 0.75) - 5))
+  local total_h = list_h + 2 + 4
+  local row = math.max(0, math.floor((rows - total_h) / 2))
+  local col = math.max(0, math.floor((cols - w - 2) / 2))
+  local aw = math.max(10, math.floor(w * 0.32))
+  local pw = math.max(10, w - aw - 2)
+  return {
+    header = { relative = 'editor', row = row, col = col, width = w, height = 2 },
+    albums = { relative = 'editor', row = row + 4, col = col, width = aw, height = list_h },
+    photos = { relative = 'editor', row = row + 4, col = col + aw + 2, width = pw, height = list_h },
+  }
+end
+
+local function make_buf(name)
+  local buf = api.nvim_create_buf(false, true)
+  api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')
+  api.nvim_buf_set_option(buf, 'filetype', 'picker')
+  api.nvim_buf_set_option(buf, 'modifiable', false)
+  pcall(api.nvim_buf_set_name, buf, 'picker://' .. name)
+  return buf
+end
+
+local function open_win(buf, cfg, enter, focusable)
+  cfg = vim.tbl_extend('force', cfg, { style = 'minimal', border = 'rounded', focusable = focusable, zindex = 50 })
+  local win = api.nvim_open_win(buf, enter, cfg)
+  api.nvim_win_set_option(win, 'winhighlight', 'NormalFloat:Normal,FloatBorder:PickerBorder')
+  api.nvim_win_set_option(win, 'wrap', false)
+  if focusable then api.nvim_win_set_option(win, 'cursorline', true) end
+  return win
+end
+
+local function line_index(win)
+  return api.nvim_win_get_cursor(win)[1]
+end
+
+-- Actions, also used by the mappings.
+function M.select()
+  local u = ui
+  if not u then return end
+  local win = api.nvim_get_current_win()
+  if win == u.wins.albums then
+    local i = line_index(win)
+    local a = u.albums[i]
+    if not a then return end
+    u.photos, u.photos_album = {}, nil -- stale until the new list arrives
+    render(u)
+    u.client:run({ 'select-album', '--index', tostring(a.index) }, function(res, err)
+      if err then notify(err_text(err), vim.log.levels.WARN) return end
+      apply_session(u, res)
+    end)
+    if api.nvim_win_is_valid(u.wins.photos) then
+      api.nvim_set_current_win(u.wins.photos)
+      api.nvim_win_set_cursor(u.wins.photos, { 1, 0 })
+    end
+  elseif win == u.wins.photos then
+    local p = u.photos[line_index(win)]
+    if not p or u.photos_album ~= val((u.session or {}).album) then return end
+    u.client:run({ 'select-photo', '--index', tostring(p.index) }, function(res, err)
+      if err then notify(err_text(err), vim.log.levels.WARN) return end
+      apply_session(u, res)
+    end)
+  end
+end
+
+function M.toggle()
+  local u = ui
+  if not u or api.nvim_get_current_win() ~= u.wins.photos then return end
+  local p = u.photos[line_index(u.wins.photos)]
+  if not p then return end
+  if u.photos_album ~= val((u.session or {}).album) then
+    notify('the photo list is loading; try again', vim.log.levels.WARN)
+    return
+  end
+  u.client:run({ 'toggle', '--index', tostring(p.index) }, function(res, err)
+    if u.closed then return end
+    if err then notify(err_text(err), vim.log.levels.WARN) return end
+    if res and res.photos then
+      u.selection = res.photos
+      if u.session then u.session.selection_count = res.count end
+      render(u)
+    end
+  end)
+  -- Move down like a file manager's mark key.
+  local row = line_index(u.wins.photos)
+  if row < #u.photos then api.nvim_win_set_cursor(u.wins.photos, { row + 1, 0 }) end
+end
+
+function M.switch_pane()
+  local u = ui
+  if not u then return end
+  local win = api.nvim_get_current_win()
+  local target = (win == u.wins.albums) and u.wins.photos or u.wins.albums
+  if api.nvim_win_is_valid(target) then api.nvim_set_current_win(target) end
+end
+
+function M.refresh()
+  if not ui then return end
+  if not (ui.watcher and ui.watcher.running) then start_watch(ui) end
+  refresh(ui)
+end
+
+function M.close()
+  local u = ui
+  if not u then return end
+  ui = nil
+  u.closed = true
+  if u.watcher then u.watcher.stop() end
+  pcall(api.nvim_clear_autocmds, { group = augroup })
+  for _, win in pairs(u.wins) do
+    if api.nvim_win_is_valid(win) then pcall(api.nvim_win_close, win, true) end
+  end
+  if u.origin and api.nvim_win_is_valid(u.origin) then pcall(api.nvim_set_current_win, u.origin) end
+end
+
+local function map(buf, lhs, fn)
+  vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true, silent = true })
+end
+
+local function define_highlights()
+  for group, link in pairs({
+    PickerTitle = 'Title', PickerMessage = 'Comment', PickerHint = 'Comment', PickerError = 'ErrorMsg',
+    PickerCurrent = 'Visual', PickerPicked = 'Special', PickerBorder = 'FloatBorder',
+  }) do
+    vim.cmd(('highlight default link %s %s'):format(group, link))
+  end
+end
+
+-- Opens the picker on `session` (default: config.session), creating the session
+-- with the configured pane size when the daemon does not have it.
+function M.open(session)
+  session = (session and session ~= '') and session or M.config.session
+  if ui then
+    if ui.name == session then
+      local w = api.nvim_win_is_valid(ui.wins.photos) and ui.wins.photos or ui.wins.albums
+      if api.nvim_win_is_valid(w) then api.nvim_set_current_win(w) end
+      return
+    end
+    M.close()
+  end
+  define_highlights()
+  local c = client(session)
+  local origin = api.nvim_get_current_win()
+  c:run({ 'session', 'show', session }, function(res, err)
+    if err and err.code == 4 then
+      local args = { 'session', 'new', session, '--width', tostring(M.config.width) }
+      if M.config.height then vim.list_extend(args, { '--height', tostring(M.config.height) }) end
+      c:run(args, function(res2, err2)
+        if err2 then notify(err_text(err2), vim.log.levels.ERROR) return end
+        M._open_ui(c, session, origin, res2)
+      end)
+    elseif err then
+      notify(err_text(err), vim.log.levels.ERROR)
+    else
+      M._open_ui(c, session, origin, res)
+    end
+  end)
+end
+
+function M._open_ui(c, session, origin, state)
+  if ui then M.close() end
+  local l = layout()
+  local u = {
+    name = session, client = c, origin = origin, session = state,
+    albums = {}, photos = {}, selection = {}, photos_album = nil,
+    bufs = {}, wins = {}, events = 0, renders = 0,
+  }
+  u.bufs.header = make_buf(session .. '/header')
+  u.bufs.albums = make_buf(session .. '/albums')
+  u.bufs.photos = make_buf(session .. '/photos')
+  u.wins.header = open_win(u.bufs.header, l.header, false, false)
+  u.wins.albums = open_win(u.bufs.albums, l.albums, false, true)
+  u.wins.photos = open_win(u.bufs.photos, l.photos, false, true)
+  ui = u
+  for _, name in ipairs({ 'albums', 'photos' }) do
+    local buf = u.bufs[name]
+    map(buf, '<CR>', M.select)
+    map(buf, '<Tab>', M.toggle)
+    map(buf, 'q', M.close)
+    map(buf, '<Esc>', M.close)
+    map(buf, 'h', M.switch_pane)
+    map(buf, 'l', M.switch_pane)
+    map(buf, 'R', M.refresh)
+    map(buf, 'I', function()
+      local target = u.origin
+      M.close()
+      if target and api.nvim_win_is_valid(target) then api.nvim_set_current_win(target) end
+      M.insert({ session = u.name })
+    end)
+  end
+  api.nvim_create_autocmd('WinClosed', {
+    group = augroup,
+    callback = function(args)
+      local closed = tonumber(args.match)
+      if ui and (closed == u.wins.albums or closed == u.wins.photos or closed == u.wins.header) then
+        vim.schedule(M.close)
+      end
+    end,
+  })
+  api.nvim_create_autocmd('VimResized', {
+    group = augroup,
+    callback = function()
+      if not ui then return end
+      local nl = layout()
+      for name, win in pairs(ui.wins) do
+        if api.nvim_win_is_valid(win) then api.nvim_win_set_config(win, nl[name]) end
+      end
+      render(ui)
+    end,
+  })
+  api.nvim_set_current_win(val((state or {}).album) and u.wins.photos or u.wins.albums)
+  render(u)
+  start_watch(u)
+  refresh(u)
+end
+
+---------------------------------------------------------------------------
+-- Insert
+
+-- Format for a buffer: formats[filetype], else formats.default. A format is a
+-- string where %s stands for the absolute path, or a function(photo) -> string.
+function M.format_for(ft)
+  local f = M.config.formats
+  if ft and ft ~= '' and f[ft] ~= nil then return f[ft] end
+  return f.default or '%s'
+end
+
+function M.format_photo(fmt, photo)
+  if type(fmt) == 'function' then return tostring(fmt(photo)) end
+  local path = photo.absolute_path
+  return (tostring(fmt):gsub('%%s', function() return path end))
+end
+
+-- Inserts the picked photos at the cursor of the current window (one per line,
+-- the first at the cursor). opts.format overrides the per-filetype format;
+-- opts.session the session; opts.on_done(lines|nil, err) is called when done.
+function M.insert(opts)
+  opts = opts or {}
+  local win = api.nvim_get_current_win()
+  local buf = api.nvim_get_current_buf()
+  local cursor = api.nvim_win_get_cursor(win)
+  local fmt = opts.format or M.format_for(api.nvim_buf_get_option(buf, 'filetype'))
+  local c = (ui and (not opts.session or opts.session == ui.name)) and ui.client or client(opts.session)
+  c:run({ 'selection' }, function(res, err)
+    local function done(lines, e)
+      if opts.on_done then opts.on_done(lines, e) end
+    end
+    if err then notify(err_text(err), vim.log.levels.ERROR) return done(nil, err) end
+    local photos = (res and res.photos) or {}
+    if #photos == 0 then
+      notify('no photos picked (press <Tab> on photos in :PickerOpen)', vim.log.levels.WARN)
+      return done({}, nil)
+    end
+    local lines = {}
+    for _, p in ipairs(photos) do
+      for _, l in ipairs(vim.split(M.format_photo(fmt, p), '\n', { plain = true })) do lines[#lines + 1] = l end
+    end
+    if not api.nvim_buf_is_valid(buf) then return done(nil, { code = 1, message = 'buffer is gone' }) end
+    if not api.nvim_buf_get_option(buf, 'modifiable') then
+      notify('buffer is not modifiable', vim.log.levels.ERROR)
+      return done(nil, { code = 1, message = 'not modifiable' })
+    end
+    -- Insert after the character under the cursor (like `p`), or at column 0 of an empty line.
+    local row = cursor[1] - 1
+    local line = api.nvim_buf_get_lines(buf, row, row + 1, false)[1] or ''
+    local col = cursor[2]
+    if #line > 0 then
+      local charlen = #vim.fn.strcharpart(line:sub(col + 1), 0, 1)
+      col = math.min(#line, col + math.max(charlen, 1))
+    else
+      col = 0
+    end
+    api.nvim_buf_set_text(buf, row, col, row, col, lines)
+    if api.nvim_win_is_valid(win) and api.nvim_win_get_buf(win) == buf then
+      local last = row + #lines - 1
+      local endcol = (#lines == 1 and col or 0) + #lines[#lines]
+      pcall(api.nvim_win_set_cursor, win, { last + 1, math.max(0, endcol - 1) })
+    end
+    done(lines, nil)
+  end)
+end
+
+-- For tests and statuslines: the open picker's state, or nil.
+function M.state()
+  return ui
+end
+
+return M

@@ -1,0 +1,54 @@
+"""Shared helpers for the tests: they run against the live pickerd started by run-tests.sh
+(PICKER_SOCKET names its socket, PICKER_BIN_DIR holds pickerctl)."""
+
+import itertools
+import os
+import struct
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import pickerd_client as pc  # noqa: E402
+
+TIMEOUT = 60.0
+_counter = itertools.count(1)
+
+
+def socket_path() -> str:
+    path = os.environ.get("PICKER_SOCKET")
+    if not path:
+        raise unittest.SkipTest("PICKER_SOCKET is not set: run the tests through run-tests.sh")
+    return path
+
+
+def connect() -> pc.Client:
+    return pc.Client(socket_path(), timeout=TIMEOUT, client_name="pickerd_client tests")
+
+
+def unique(prefix: str) -> str:
+    return "%s-%d-%d" % (prefix, os.getpid(), next(_counter))
+
+
+def png_size(data: bytes):
+    """(width, height) from a PNG's IHDR; fails the test if it is not a PNG."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        raise AssertionError("not a PNG: %r" % (data[:16],))
+    return struct.unpack(">II", data[16:24])
+
+
+def pickerctl(*args: str) -> subprocess.CompletedProcess:
+    bin_dir = os.environ.get("PICKER_BIN_DIR")
+    if not bin_dir or not os.path.exists(os.path.join(bin_dir, "pickerctl")):
+        raise unittest.SkipTest("PICKER_BIN_DIR has no pickerctl")
+    return subprocess.run([os.path.join(bin_dir, "pickerctl"), "--socket", socket_path()] + list(args),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT, check=False)
+
+
+def album_with(client: pc.Client, min_photos: int = 1) -> pc.Album:
+    """A folder album (not "All Photos") with at least min_photos photos."""
+    for album in client.albums():
+        if album.index != 1 and album.photo_count >= min_photos:
+            return album
+    raise unittest.SkipTest("the test library has no album with %d photos" % min_photos)
