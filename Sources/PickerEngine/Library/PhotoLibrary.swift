@@ -17,6 +17,8 @@ public final class PhotoLibrary: Sendable {
     public let maxPhotoBytes: Int
 
     private let current: Mutex<LibrarySnapshot>
+    /// Every photo of the current snapshot by relative path: sessions look photos up by path.
+    private let byPath = Mutex<[String: Photo]>([:])
     private let scanGate = Mutex<Int>(0)
     private let scansRunning = Atomic<Int>(0)
 
@@ -51,7 +53,11 @@ public final class PhotoLibrary: Sendable {
             }
             count += 1
             let result = snapshot
+            var index: [String: Photo] = [:]
+            index.reserveCapacity(result.allPhotos.count)
+            for photo in result.allPhotos { index[photo.relativePath] = photo }
             current.withLock { $0 = result }
+            byPath.withLock { $0 = index }
             return result
         }
     }
@@ -85,7 +91,7 @@ public final class PhotoLibrary: Sendable {
 
     /// The photo with this relative path ("2024/Kyoto/IMG_1.jpg"), if it is in the library.
     public func photo(relativePath: String) -> Photo? {
-        snapshot.allPhotos.first { $0.relativePath == relativePath }
+        byPath.withLock { $0[relativePath] }
     }
 
     /// The photo named `photoName` in the album named `albumName`.

@@ -254,7 +254,8 @@ public final class PickerService: Sendable {
             photoName = path.split(separator: "/").last.map(String.init) ?? path
         }
         return SessionState(name: s.name, title: s.title, width: s.width, height: s.height,
-                            maxSelection: s.maxSelection, selectionCount: s.selection.count,
+                            maxSelection: s.maxSelection,
+                            selectionCount: s.selection.reduce(0) { $0 + (library.photo(relativePath: $1) == nil ? 0 : 1) },
                             album: s.album, albumIndex: albumIndex, photo: photoName, photoIndex: photoIndex,
                             photoCount: photoCount, message: message)
     }
