@@ -4,6 +4,8 @@
 #   make build   release build
 #   make bench   side-by-side benchmark vs vipsthumbnail, ImageMagick, Pillow (docs/PERFORMANCE.md)
 #   make install PREFIX=~/.local   binaries, systemd user units, completions
+#   make fuzz    libFuzzer targets for 60 s each (FUZZ_SECONDS, FUZZ_JOBS; fuzz/README.md)
+#   make soak    load and fault soak of a release pickerd, 60 s (SOAK_SECONDS; docs/RELIABILITY.md)
 #   make clean   remove build products and demo output
 
 SHELL := /bin/bash
@@ -73,3 +75,22 @@ install: build
 clean:
 	rm -rf .build
 	rm -f out.png out.webp
+
+# Fuzzing (fuzz/README.md): build the libFuzzer targets, seed them from ../shared/testdata and
+# docs/PROTOCOL.md, run each for FUZZ_SECONDS, FUZZ_JOBS at a time. Exits 1 on any finding.
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
+.PHONY: fuzz soak
+fuzz: deps
+	bash fuzz/build.sh
+	python3 fuzz/seeds.py
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) bash fuzz/run.sh
+
+# Soak (docs/RELIABILITY.md): a release pickerd under load and faults for SOAK_SECONDS, loopback
+# only; stops by itself and prints a summary (exit 1 if a check failed).
+SOAK_SECONDS ?= 60
+soak: deps
+	$(SWIFT) build -c release
+	python3 scripts/soak/soak.py --seconds $(SOAK_SECONDS) \
+		--pickerd "$$($(SWIFT) build -c release --show-bin-path)/pickerd" \
+		--pickerctl "$$($(SWIFT) build -c release --show-bin-path)/pickerctl"

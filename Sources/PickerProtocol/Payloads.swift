@@ -119,6 +119,8 @@ public struct PhotoInfo: Sendable, Equatable {
     public enum DateSource: UInt8, Sendable { case modified = 0, exif = 1 }
     public var index: Int
     public var name: String
+    /// Path relative to the library root ("2024/Kyoto/IMG_0001.jpg"); unlike `name`, unique in "All Photos".
+    public var path: String
     /// Displayed size, after EXIF orientation.
     public var width: Int
     public var height: Int
@@ -127,9 +129,11 @@ public struct PhotoInfo: Sendable, Equatable {
     /// Unix seconds (EXIF DateTimeOriginal read as UTC, else mtime).
     public var date: Int64
     public var dateSource: DateSource
-    public init(index: Int, name: String, width: Int, height: Int, bytes: Int64, format: ImageFormat, date: Int64, dateSource: DateSource) {
+    public init(index: Int, name: String, path: String, width: Int, height: Int, bytes: Int64, format: ImageFormat,
+                date: Int64, dateSource: DateSource) {
         self.index = index
         self.name = name
+        self.path = path
         self.width = width
         self.height = height
         self.bytes = bytes

@@ -82,6 +82,7 @@ extension Reply {
             for p in list.photos {
                 w.count(p.index)
                 w.string(p.name)
+                w.string(p.path)
                 w.count(p.width)
                 w.count(p.height)
                 w.u64(UInt64(clamping: max(0, p.bytes)))
@@ -175,11 +176,12 @@ extension Reply {
             self = .albums(albums)
         case .photosReply:
             let album = try r.string()
-            let n = try r.count(minElementSize: 34)
+            let n = try r.count(minElementSize: 38)
             var photos: [PhotoInfo] = []
             for _ in 0..<n {
                 let index = Int(try r.u32())
                 let name = try r.string()
+                let path = try r.string()
                 let width = Int(try r.u32())
                 let height = Int(try r.u32())
                 let bytes = Int64(clamping: try r.u64())
@@ -189,7 +191,7 @@ extension Reply {
                 }
                 let date = try r.i64()
                 let source = PhotoInfo.DateSource(rawValue: try r.u8()) ?? .modified
-                photos.append(PhotoInfo(index: index, name: name, width: width, height: height, bytes: bytes,
+                photos.append(PhotoInfo(index: index, name: name, path: path, width: width, height: height, bytes: bytes,
                                         format: format, date: date, dateSource: source))
             }
             self = .photos(PhotoList(album: album, photos: photos))

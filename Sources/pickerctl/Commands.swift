@@ -134,7 +134,8 @@ let commands: [CommandSpec] = [
         guard case .photos(let list) = reply else { throw unexpected(reply) }
         if inv.json {
             Output.json(.object([("album", .string(list.album)), ("photos", .array(list.photos.map { p in
-                .object([("index", .int(p.index)), ("name", .string(p.name)), ("width", .int(p.width)), ("height", .int(p.height)),
+                .object([("index", .int(p.index)), ("name", .string(p.name)), ("path", .string(p.path)),
+                         ("width", .int(p.width)), ("height", .int(p.height)),
                          ("bytes", .int(Int(p.bytes))), ("format", .string(p.format.displayName)), ("date", .string(Render.date(p.date))),
                          ("date_source", .string(p.dateSource == .exif ? "exif" : "mtime"))])
             }))]))

@@ -33,6 +33,9 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: photos.stdout) as? [String: Any]
         let list = json?["photos"] as? [[String: Any]] ?? []
         #expect(list.map { $0["name"] as? String } == ["Landscape_1.jpg", "Landscape_3.jpg", "Landscape_6.jpg", "Landscape_8.jpg"])
+        // Each row carries its path relative to the library root, which tells apart same-named photos in "All Photos".
+        #expect(list.map { $0["path"] as? String } == list.map { ($0["name"] as? String).map { "2024/Kyoto/" + $0 } })
+        #expect(list.allSatisfy { $0["path"] is String })
         // Displayed size is after orientation: the _6 file is stored 1200x1800.
         #expect(list[2]["width"] as? Int == 1800 && list[2]["height"] as? Int == 1200)
 

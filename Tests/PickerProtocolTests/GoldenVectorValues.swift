@@ -70,7 +70,7 @@ enum GoldenVectorValues {
         "albumsReply id=10": .reply(.albums([AlbumInfo(index: 1, name: "All Photos", photoCount: 42),
                                              AlbumInfo(index: 2, name: "2024/Kyoto", photoCount: 12)])),
         "photosReply id=13": .reply(.photos(PhotoList(album: "2024/Kyoto", photos: [
-            PhotoInfo(index: 1, name: "IMG_2.jpg", width: 4032, height: 3024, bytes: 3_145_728, format: .jpeg,
+            PhotoInfo(index: 1, name: "IMG_2.jpg", path: "2024/Kyoto/IMG_2.jpg", width: 4032, height: 3024, bytes: 3_145_728, format: .jpeg,
                       date: 1_714_000_000, dateSource: .exif)]))),
         "image id=19": .reply(.image(EncodedImage(format: .png, width: 640, height: 480,
                                                  data: pngSignature))),

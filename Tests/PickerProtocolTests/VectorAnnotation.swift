@@ -239,6 +239,7 @@ struct VectorAnnotation {
             list("count") {
                 $0.u32("index")
                 $0.string("name")
+                $0.string("path")
                 $0.u32("width")
                 $0.u32("height")
                 $0.u64("bytes")

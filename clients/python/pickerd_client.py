@@ -167,6 +167,7 @@ class SessionState:
 class Photo:
     index: int             # position in this listing (name order only for sort="name")
     name: str
+    path: str              # relative to the library root; unique, unlike name in "All Photos"
     width: int             # displayed (upright) size
     height: int
     file_size: int         # bytes on disk ("bytes" in PROTOCOL.md)
@@ -430,8 +431,8 @@ def _read_selection(r: _Reader) -> Selection:
 
 
 def _read_photo(r: _Reader) -> Photo:
-    p = Photo(index=r.u32(), name=r.string(), width=r.u32(), height=r.u32(), file_size=r.u64(),
-              format=r.format(), date=r.i64(), date_from_exif=False)
+    p = Photo(index=r.u32(), name=r.string(), path=r.string(), width=r.u32(), height=r.u32(),
+              file_size=r.u64(), format=r.format(), date=r.i64(), date_from_exif=False)
     source = r.u8()
     if source > 1:
         raise _Malformed("date_source %d" % source, r.request_id)
@@ -956,7 +957,7 @@ class Session:
         def dec(t, r):
             self.client._expect(t, PHOTOS_REPLY, r)
             album = r.string()
-            return Photos(album, [_read_photo(r) for _ in range(r.count(34))])
+            return Photos(album, [_read_photo(r) for _ in range(r.count(38))])
         return self.client._call(PHOTOS, self._n() + _u8(0 if sort == "name" else 1), dec)
 
     def select_photo(self, photo: Union[str, int]) -> SessionState:

@@ -22,6 +22,21 @@ static void pk_fuzz_check_message(const char *msg) {
     if (memchr(msg, 0, PK_MSG_LEN) == NULL) abort();
 }
 
+/* A fit target for a stored w x h picture decoded at 1/scale: a half, a
+ * third or an odd fraction of it (never zero), sometimes wider than tall;
+ * unknown sizes get a small fixed target. */
+static void pk_fuzz_fit_size(int w, int h, int scale, size_t len, int *dw, int *dh) {
+    if (w <= 0 || h <= 0 || w > 1000000 || h > 1000000) {
+        *dw = 7;
+        *dh = 5;
+        return;
+    }
+    int sw = (w + scale - 1) / scale, sh = (h + scale - 1) / scale;
+    int div = 2 + (int)(len % 5);
+    *dw = sw / div > 0 ? sw / div : 1;
+    *dh = sh / (div + (int)(len & 1)) > 0 ? sh / (div + (int)(len & 1)) : 1;
+}
+
 static void pk_fuzz_pipeline(const pk_image *img, const uint8_t *data, size_t len) {
     if (!img->pixels) abort(); /* PK_OK must hand back pixels */
     if (img->width <= 0 || img->height <= 0) abort();

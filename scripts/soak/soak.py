@@ -542,6 +542,8 @@ def main():
     ap.add_argument("--testdata")
     ap.add_argument("--json-out")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    ap.add_argument("--trim-probe", action="store_true",
+                    help="at the end, call malloc_trim(0) in pickerd through gdb and report RSS again (diagnostic)")
     args = ap.parse_args()
 
     testdata = find_testdata(args.testdata)
@@ -661,6 +663,12 @@ def main():
             time.sleep(3)
             report["rss_end_kib"] = proc_status(pid).get("VmRSS")
             report["hwm_kib"] = proc_status(pid).get("VmHWM")
+            if args.trim_probe and shutil.which("gdb"):
+                # Diagnostic: how much of the end RSS is free memory glibc keeps (not a leak)?
+                subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "call (int)malloc_trim(0)"],
+                               capture_output=True, timeout=60)
+                time.sleep(1)
+                report["rss_after_malloc_trim_kib"] = proc_status(pid).get("VmRSS")
             t0 = time.monotonic()
             daemon.send_signal(signal.SIGTERM)
             try:
@@ -735,7 +743,8 @@ def print_summary(r):
     pk = r.get("peak", {})
     print(f"  RSS: cold {mb(r.get('rss_cold_kib'))}, warm {mb(r.get('rss_warm_kib'))}, peak {mb(pk.get('rss_kib'))}, "
           f"after load {mb(r.get('rss_after_load_kib'))}, end {mb(r.get('rss_end_kib'))}; "
-          f"peak threads {pk.get('threads')}, fds {pk.get('fds')}")
+          f"peak threads {pk.get('threads')}, fds {pk.get('fds')}"
+          + (f"; after malloc_trim {mb(r['rss_after_malloc_trim_kib'])}" if r.get("rss_after_malloc_trim_kib") else ""))
     print(f"  SIGTERM: exit {r.get('sigterm_exit')} in {r.get('sigterm_s')} s")
     for k, ok in r.get("checks", {}).items():
         print(f"  [{'ok' if ok else 'FAIL'}] {k}")

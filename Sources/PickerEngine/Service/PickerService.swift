@@ -131,8 +131,8 @@ public final class PickerService: Sendable {
             let album = try selectedAlbum(of: session)
             let photos = sort == .date ? album.photosByCaptureDate() : album.photos
             return .photos(PhotoList(album: album.name, photos: photos.enumerated().map { i, p in
-                PhotoInfo(index: i + 1, name: p.fileName, width: p.header.displayWidth, height: p.header.displayHeight,
-                          bytes: p.byteSize, format: p.header.format, date: p.date,
+                PhotoInfo(index: i + 1, name: p.fileName, path: p.relativePath, width: p.header.displayWidth,
+                          height: p.header.displayHeight, bytes: p.byteSize, format: p.header.format, date: p.date,
                           dateSource: p.dateIsFromExif ? .exif : .modified)
             }))
         case let .selectPhoto(name, selector):

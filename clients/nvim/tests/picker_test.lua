@@ -181,6 +181,34 @@ test('library changes reload the lists', function()
   wait('album count', function() return line_has(u.bufs.albums, 'Portraits', '3') end)
 end)
 
+test('in All Photos, a pick marks only its own photo, not another with the same file name', function()
+  -- Landscapes/Landscape_1.jpg is pick 1; a same-named copy in Portraits is not picked.
+  assert(vim.loop.fs_copyfile(LIB .. '/Landscapes/Landscape_1.jpg', LIB .. '/Portraits/Landscape_1.jpg'),
+    'copy into the library')
+  ctl({ 'select-album', 'All Photos' })
+  local function rows(mark)
+    local n = 0
+    for _, l in ipairs(lines(u.bufs.photos)) do
+      if l:find('Landscape_1.jpg', 1, true) and l:find(mark, 1, true) then n = n + 1 end
+    end
+    return n
+  end
+  local ok = vim.wait(15000, function()
+    vim.fn.system({ PICKERCTL, '--socket', SOCKET, 'library' })
+    return vim.wait(500, function() return rows('Landscape_1.jpg') == 2 end, 20)
+  end, 10)
+  if not ok then fail('the same-named copy never showed up: ' .. vim.inspect(lines(u.bufs.photos))) end
+  wait('one mark', function() return rows('[1]') == 1 and rows('[ ]') == 1 end)
+  for i, p in ipairs(u.photos) do
+    if p.name == 'Landscape_1.jpg' then
+      local want = p.path == 'Landscapes/Landscape_1.jpg' and '[1]' or '[ ]'
+      if not lines(u.bufs.photos)[i]:find(want, 1, true) then
+        fail(('row %d (%s) should show %s: %s'):format(i, tostring(p.path), want, lines(u.bufs.photos)[i]))
+      end
+    end
+  end
+end)
+
 test('q closes the picker and stops following', function()
   local w = u.watcher
   keys('q')

@@ -82,6 +82,7 @@ class SessionTest(unittest.TestCase):
         self.assertEqual(len(photos), album.photo_count)
         self.assertEqual([p.index for p in photos], list(range(1, len(photos) + 1)))
         for p in photos:
+            self.assertEqual(p.path, album.name + "/" + p.name)
             self.assertGreater(p.width, 0)
             self.assertGreater(p.file_size, 0)
             self.assertIn(p.format, ("jpeg", "png", "webp"))
@@ -175,6 +176,15 @@ class SessionTest(unittest.TestCase):
         # The pick list survives an album switch and belongs to the session.
         s.select_album("All Photos")
         self.assertEqual(s.selection().names, [names[0], names[1]])
+        # In "All Photos" names may repeat; the relative paths are unique and match the picks'.
+        everything = s.photos()
+        all_paths = [p.path for p in everything]
+        self.assertEqual(len(set(all_paths)), len(all_paths))
+        self.assertTrue({p.path for p in s.selection()} <= set(all_paths))
+        for p in everything:
+            self.assertTrue(p.path == p.name or p.path.endswith("/" + p.name), p.path)
+        st = s.select_photo(all_paths[-1])
+        self.assertEqual((st.photo, st.photo_index), (everything[-1].name, everything[-1].index))
         self.assertEqual(s.status().selection_count, 2)
         self.assertEqual(len(s.clear_selection()), 0)
         self.assertEqual(s.selection().names, [])

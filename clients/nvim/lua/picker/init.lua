@@ -75,10 +75,14 @@ local function hl(buf, group, line, from, to)
   api.nvim_buf_add_highlight(buf, ns, group, line, from or 0, to or -1)
 end
 
--- Pick order of a photo of the displayed album, or nil.
-local function pick_order(u, name)
+-- Pick order of a photo row of the displayed album, or nil. Matched by the path relative to the
+-- library (`path` in both `photos --json` and `selection --json`): in "All Photos" several
+-- photos can share a file name. A pickerctl too old to list `path` falls back to name + album.
+local function pick_order(u, photo)
   for _, p in ipairs(u.selection) do
-    if p.name == name and (u.photos_album == 'All Photos' or p.album == u.photos_album) then
+    if photo.path ~= nil then
+      if p.path == photo.path then return p.order end
+    elseif p.name == photo.name and (u.photos_album == 'All Photos' or p.album == u.photos_album) then
       return p.order
     end
   end
@@ -134,7 +138,7 @@ local function render_photos(u)
   local rows = {}
   local picked, orderw = {}, 3
   for i, p in ipairs(u.photos) do
-    local order = pick_order(u, p.name)
+    local order = pick_order(u, p)
     picked[i] = order
     if order then orderw = math.max(orderw, #tostring(order) + 2) end
     rows[i] = { p.name, ('%dx%d'):format(p.width or 0, p.height or 0), p.format or '', human_bytes(p.bytes) }
