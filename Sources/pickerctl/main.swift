@@ -8,10 +8,19 @@ import PickerSystem
 /// The whole command table, in the order `--help` lists it.
 let allCommands = commands + galleryCommands + integrationCommands + completionCommands
 
+/// Only the variables pickerctl reads: building the whole environment costs start-up time.
+func neededEnvironment() -> [String: String] {
+    var env: [String: String] = [:]
+    for key in ["PICKER_SOCKET", "PICKER_SESSION", "XDG_RUNTIME_DIR"] {
+        if let value = getenv(key) { env[key] = String(cString: value) }
+    }
+    return env
+}
+
 func runPickerctl() -> Int32 {
     do throws(CLIError) {
         switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()), commands: allCommands + [hiddenCompleteCommand],
-                                        environment: Environment.current) {
+                                        environment: neededEnvironment()) {
         case .help(let command):
             print(command.map(Help.command) ?? Help.overview(allCommands), terminator: "")
             return ExitCode.ok.rawValue
