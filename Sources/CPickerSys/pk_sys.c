@@ -2,6 +2,7 @@
 #include "pk_sys.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -93,3 +94,5 @@ int pk_eventfd_drain(int fd) {
     ssize_t n = read(fd, &v, sizeof(v));
     return n == sizeof(v) || errno == EAGAIN ? 0 : -1;
 }
+
+void pk_release_free_memory(void) { malloc_trim(0); }

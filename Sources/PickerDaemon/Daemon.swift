@@ -61,7 +61,7 @@ public enum Daemon {
             if activated == nil { unlink(config.socketPath) }
             return 1
         }
-        relay.connect { server.publish($0) }
+        relay.connect { [weak server] in server?.publish($0) }
         let started = monotonicNow()
         service.rescanLibrary()
         let info = service.library.info

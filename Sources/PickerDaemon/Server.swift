@@ -19,6 +19,8 @@ public final class Server: Sendable {
     private let limits: ServerLimits
     private let stopRequested = Atomic<Bool>(false)
     private let hub: EventHub
+    /// Limits image decodes running at once (see `ServerLimits.maxConcurrentImageWork`).
+    private let imageSlots: DispatchSemaphore
     /// The latest image request per session, so a newer one can supersede it while it waits.
     private let latestImageRequest = Mutex<[String: CancelToken]>([:])
     private let ownUID = getuid()
@@ -33,6 +35,7 @@ public final class Server: Sendable {
         self.handler = handler
         self.capabilities = capabilities
         self.limits = limits
+        self.imageSlots = DispatchSemaphore(value: limits.maxConcurrentImageWork)
         let mailbox = try ReplyMailbox()
         self.mailbox = mailbox
         self.hub = EventHub(mailbox: mailbox)
@@ -70,6 +73,8 @@ public final class Server: Sendable {
         var listening = true
         var drainDeadline: Double? = nil
         var lastSweep = monotonicNow()
+        var lastActivity = lastSweep
+        var trimmed = true
 
         func close(_ conn: ClientConnection) {
             hub.remove(connection: conn.id)
@@ -120,6 +125,11 @@ public final class Server: Sendable {
                         conn.enqueue(Reply.subscribed(subscription).frame(id: id).encoded())
                         continue
                     }
+                    // ping measures the daemon's responsiveness: answered here, never behind image work.
+                    if case .ping = request {
+                        conn.enqueue(Reply.pong(serverVersion: capabilities.serverVersion).frame(id: id).encoded())
+                        continue
+                    }
                     if case .cancel(let target) = request {
                         let found = conn.tokens[target]?.cancel() ?? false
                         conn.enqueue(Reply.cancelReply(requestID: target, found: found).frame(id: id).encoded())
@@ -145,6 +155,9 @@ public final class Server: Sendable {
                     let mailbox = self.mailbox
                     scheduler.submit(session: request.sessionName) { [self] in
                         var reply: Reply
+                        // Waiting here holds only this session's queue; other sessions go on.
+                        if imageSession != nil { imageSlots.wait() }
+                        defer { if imageSession != nil { imageSlots.signal() } }
                         if token.begin() {
                             reply = handler.handle(request)
                             if !token.finish() { reply = .error(Server.cancelledError(token.outcome, request)) }
@@ -257,8 +270,14 @@ public final class Server: Sendable {
                 pk_epoll_wait(epollFD, buf.baseAddress, Int32(buf.count), drainDeadline == nil ? 1000 : 50)
             }
             let now = monotonicNow()
+            if n > 0 { lastActivity = now; trimmed = false }
             if now - lastSweep >= 1 {
                 lastSweep = now
+                // Give freed memory back once idle: glibc keeps large freed arenas otherwise.
+                if !trimmed && now - lastActivity > 2 && !connections.values.contains(where: { $0.inFlight > 0 }) {
+                    pk_release_free_memory()
+                    trimmed = true
+                }
                 for conn in Array(connections.values) {
                     if let since = conn.partialSince, now - since > limits.partialFrameTimeout {
                         Log.error("closing a connection: incomplete frame for \(Int(now - since)) s")

@@ -45,4 +45,7 @@ int pk_eventfd(void);
 int pk_eventfd_signal(int fd);
 int pk_eventfd_drain(int fd);
 
+/// malloc_trim(0): returns freed heap memory to the system.
+void pk_release_free_memory(void);
+
 #endif
