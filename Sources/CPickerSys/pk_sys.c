@@ -7,6 +7,8 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -96,3 +98,8 @@ int pk_eventfd_drain(int fd) {
 }
 
 void pk_release_free_memory(void) { malloc_trim(0); }
+
+void pk_lower_thread_priority(int nice) {
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    if (getpriority(PRIO_PROCESS, (id_t)tid) < nice) setpriority(PRIO_PROCESS, (id_t)tid, nice);
+}

@@ -1,3 +1,4 @@
+import CPickerSys
 import Dispatch
 
 /// Runs request work off the socket thread. Requests naming the same session run in
@@ -12,6 +13,12 @@ final class RequestScheduler: Sendable {
     }
 
     func submit(session: String?, _ work: @escaping @Sendable () -> Void) {
+        // Workers run below the socket thread's priority: under a pile of decodes the socket
+        // thread still gets the CPU at once to accept, read, answer ping and write replies.
+        let work: @Sendable () -> Void = {
+            pk_lower_thread_priority(10)
+            work()
+        }
         guard let session else {
             concurrent.async(execute: work)
             return

@@ -19,8 +19,6 @@ public final class Server: Sendable {
     private let limits: ServerLimits
     private let stopRequested = Atomic<Bool>(false)
     private let hub: EventHub
-    /// Limits image decodes running at once (see `ServerLimits.maxConcurrentImageWork`).
-    private let imageSlots: DispatchSemaphore
     /// The latest image request per session, so a newer one can supersede it while it waits.
     private let latestImageRequest = Mutex<[String: CancelToken]>([:])
     private let ownUID = getuid()
@@ -35,7 +33,6 @@ public final class Server: Sendable {
         self.handler = handler
         self.capabilities = capabilities
         self.limits = limits
-        self.imageSlots = DispatchSemaphore(value: limits.maxConcurrentImageWork)
         let mailbox = try ReplyMailbox()
         self.mailbox = mailbox
         self.hub = EventHub(mailbox: mailbox)
@@ -69,7 +66,7 @@ public final class Server: Sendable {
         var connections: [UInt64: ClientConnection] = [:]
         var nextID: UInt64 = 2
         var events = [pk_epoll_event](repeating: pk_epoll_event(), count: 64)
-        var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
         var listening = true
         var drainDeadline: Double? = nil
         var lastSweep = monotonicNow()
@@ -155,9 +152,6 @@ public final class Server: Sendable {
                     let mailbox = self.mailbox
                     scheduler.submit(session: request.sessionName) { [self] in
                         var reply: Reply
-                        // Waiting here holds only this session's queue; other sessions go on.
-                        if imageSession != nil { imageSlots.wait() }
-                        defer { if imageSession != nil { imageSlots.signal() } }
                         if token.begin() {
                             reply = handler.handle(request)
                             if !token.finish() { reply = .error(Server.cancelledError(token.outcome, request)) }
@@ -216,40 +210,39 @@ public final class Server: Sendable {
         }
 
         func readFrom(_ conn: ClientConnection) {
-            // Level-triggered: a bounded number of reads per wake-up keeps the loop fair.
-            for _ in 0..<4 {
-                guard conn.reading, !conn.state.closing else { return }
-                let progress: IOProgress
-                do {
-                    progress = try readBuffer.withMutableRawBytes { raw throws(SystemError) in
-                        try FileDescriptorIO.read(conn.fd, into: raw)
-                    }
-                } catch {
-                    close(conn)
-                    return
+            // Level-triggered: one bounded read per wake-up keeps the loop fair, so a client
+            // flooding small requests cannot hold the socket thread away from the others.
+            guard conn.reading, !conn.state.closing else { return }
+            let progress: IOProgress
+            do {
+                progress = try readBuffer.withMutableRawBytes { raw throws(SystemError) in
+                    try FileDescriptorIO.read(conn.fd, into: raw)
                 }
-                switch progress {
-                case .transferred(let n):
-                    let actions = conn.state.received(readBuffer[0..<n])
-                    perform(actions, on: conn)
-                    // The clock runs from the start of the frame now pending: a read that completed
-                    // a frame (any action) restarts it, so a busy client whose writes split frames
-                    // is not taken for a stalled one.
-                    if conn.state.bufferedByteCount == 0 {
-                        conn.partialSince = nil
-                    } else if conn.partialSince == nil || !actions.isEmpty {
-                        conn.partialSince = monotonicNow()
-                    }
-                    flushOrClose(conn)
-                    if connections[conn.id] == nil { return }
-                case .wouldBlock:
-                    return
-                case .endOfFile:
-                    // The client finished sending (it may still read): answer what is in flight, then close.
-                    conn.closeAfterFlush = true
-                    flushOrClose(conn)
-                    return
+            } catch {
+                close(conn)
+                return
+            }
+            switch progress {
+            case .transferred(let n):
+                let actions = conn.state.received(readBuffer[0..<n])
+                perform(actions, on: conn)
+                // The clock runs from the start of the frame now pending: a read that completed
+                // a frame (any action) restarts it, so a busy client whose writes split frames
+                // is not taken for a stalled one.
+                if conn.state.bufferedByteCount == 0 {
+                    conn.partialSince = nil
+                } else if conn.partialSince == nil || !actions.isEmpty {
+                    conn.partialSince = monotonicNow()
                 }
+                flushOrClose(conn)
+                if connections[conn.id] == nil { return }
+            case .wouldBlock:
+                return
+            case .endOfFile:
+                // The client finished sending (it may still read): answer what is in flight, then close.
+                conn.closeAfterFlush = true
+                flushOrClose(conn)
+                return
             }
         }
 

@@ -14,7 +14,7 @@ import Testing
     static let partialFrameTimeout = 10.0
     static let maxInFlight = 64
     static let maxConnections = 256
-    static let maxQueuedOutput = 8 << 20
+    static let maxQueuedOutput = 1 << 20
 
     init() throws {
         library = try TemporaryLibrary()
@@ -209,7 +209,7 @@ import Testing
         #expect(ok, "a freed place must be usable")
     }
 
-    /// A client that sends requests and never reads: once its unsent replies pass 8 MiB the
+    /// A client that sends requests and never reads: once its unsent replies pass 1 MiB the
     /// daemon stops reading from it (its requests stay in the socket), others are served, and
     /// when it reads again everything is answered.
     @Test func clientThatStopsReadingIsNoLongerReadFromAndOthersAreServed() throws {

@@ -724,6 +724,8 @@ def print_summary(r):
           f"{m.get('errors')} errors; counts {m.get('counts')}")
     print(f"         p50 ms {m.get('p50_ms')}")
     print(f"         p99 ms {m.get('p99_ms')}")
+    for e in (m.get("errors") or [])[:5]:
+        print(f"         error: {e}")
     print(f"  probe ping: {pr.get('pings')} pings, p50 {pr.get('p50_ms')} ms, p99 {pr.get('p99_ms')} ms, max {pr.get('max_ms')} ms")
     s = r.get("stallers", {})
     print(f"  stallers: {s.get('connections')} half frames, {s.get('timed_out_with_error')} closed with the timeout error "
@@ -735,6 +737,8 @@ def print_summary(r):
     c = r.get("churn", {})
     print(f"  churn: {c.get('requests')} requests, {c.get('images')} images, clean errors {c.get('clean_errors')}, "
           f"bad {len(c.get('bad') or [])}; vandal {c.get('vandal_ops')}")
+    for e in (c.get("bad") or [])[:5]:
+        print(f"         bad: {e}")
     lr = r.get("library_removed", {})
     print(f"  library removed: {lr.get('ok')} ok, clean errors {lr.get('clean_errors')}, albums while removed "
           f"{lr.get('albums_while_removed')}, back after {lr.get('recovered_after_s')} s; bad {len(lr.get('bad') or [])}")

@@ -45,6 +45,10 @@ int pk_eventfd(void);
 int pk_eventfd_signal(int fd);
 int pk_eventfd_drain(int fd);
 
+/// Lowers the calling thread's scheduling priority to nice `nice` (Linux: per thread).
+/// Unprivileged processes can only lower it, so call it on worker threads only.
+void pk_lower_thread_priority(int nice);
+
 /// malloc_trim(0): returns freed heap memory to the system.
 void pk_release_free_memory(void);
 
