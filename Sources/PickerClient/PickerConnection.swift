@@ -93,7 +93,7 @@ public final class PickerConnection {
 
     /// The next frame from the daemon, in arrival order.
     public func nextFrame() throws(ClientError) -> Frame {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var chunk = [UInt8](repeating: 0, count: 256 * 1024)
         while true {
             do {
                 if let frame = try decoder.next() { return frame }

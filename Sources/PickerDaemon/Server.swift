@@ -198,6 +198,9 @@ public final class Server: Sendable {
                     Log.error("refused a connection: \(connections.count) open")
                     continue
                 }
+                // A larger send buffer lets a typical image reply leave in one write.
+                var sendBuffer: Int32 = 1 << 20
+                _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
                 let conn = ClientConnection(id: nextID, fd: fd, capabilities: capabilities)
                 nextID += 1
                 connections[conn.id] = conn

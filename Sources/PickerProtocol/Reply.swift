@@ -37,8 +37,17 @@ public enum Reply: Sendable, Equatable {
 }
 
 extension Reply {
+    /// Enough capacity up front that an image payload is copied once, not regrown.
+    var estimatedPayloadSize: Int {
+        switch self {
+        case .image(let img): return img.data.count + 32
+        case .thumbnails(let sheet): return (sheet.image?.data.count ?? 0) + sheet.geometry.cells.count * 64 + 64
+        default: return 256
+        }
+    }
+
     public func frame(id: UInt32) -> Frame {
-        var w = ByteWriter()
+        var w = ByteWriter(capacity: estimatedPayloadSize)
         switch self {
         case .hello(let c):
             w.u16(c.version)

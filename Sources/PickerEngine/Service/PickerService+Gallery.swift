@@ -62,11 +62,14 @@ extension PickerService {
         let session = try sessions.get(request.session)
         let photo = try currentPhoto(of: session)
         let quality = request.quality ?? defaultQuality(request.format)
+        func key(_ id: FileIdentity) -> RenderKey {
+            RenderKey(path: photo.relativePath, fileSize: id.size, mtimeSeconds: id.seconds, mtimeNanoseconds: id.nanoseconds,
+                      width: request.width, height: request.height, format: request.format, quality: quality, variant: 2)
+        }
+        if let id = FileIdentity.current(root: library.snapshot.rootRealPath, photo: photo), let hit = cache.get(key(id)) {
+            return hit
+        }
         let file = try library.readPhotoFile(photo)
-        let key = RenderKey(path: photo.relativePath, fileSize: file.size, mtimeSeconds: file.mtimeSeconds,
-                            mtimeNanoseconds: file.mtimeNanoseconds, width: request.width, height: request.height,
-                            format: request.format, quality: quality, variant: 2)
-        if let hit = cache.get(key) { return hit }
         let header = try ImageHeaderReader.read(bytes: file.bytes, name: photo.fileName)
         let picture = try ImageRenderer.fittedUpright(
             data: file.bytes, header: header, photoName: photo.fileName,
@@ -77,7 +80,7 @@ extension PickerService {
         Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)
         let bytes = try ImageEncoder.encode(canvas, as: request.format, quality: quality)
         let image = EncodedImage(format: request.format, width: canvas.width, height: canvas.height, data: bytes)
-        cache.put(key, image)
+        cache.put(key(FileIdentity(size: file.size, seconds: file.mtimeSeconds, nanoseconds: file.mtimeNanoseconds)), image)
         return image
     }
 }

@@ -274,17 +274,24 @@ public final class PickerService: Sendable {
     /// Renders a photo to fit, through the cache. The cache key uses the file's identity
     /// as it is now, so an edited file is never served stale.
     func render(_ photo: Photo, fit: FitTarget, format: ImageFormat, quality: Int, useCache: Bool) throws(PickerError) -> EncodedImage {
+        func key(_ id: FileIdentity) -> RenderKey {
+            RenderKey(path: photo.relativePath, fileSize: id.size, mtimeSeconds: id.seconds, mtimeNanoseconds: id.nanoseconds,
+                      width: fit.maxWidth, height: fit.maxHeight ?? 0, format: format, quality: quality)
+        }
+        // A hit needs only the file's identity (one stat), not its bytes.
+        if useCache, let id = FileIdentity.current(root: library.snapshot.rootRealPath, photo: photo),
+           let hit = cache.get(key(id)) {
+            return hit
+        }
         let file = try library.readPhotoFile(photo)
-        let key = RenderKey(path: photo.relativePath, fileSize: file.size, mtimeSeconds: file.mtimeSeconds,
-                            mtimeNanoseconds: file.mtimeNanoseconds, width: fit.maxWidth, height: fit.maxHeight ?? 0,
-                            format: format, quality: quality)
-        if useCache, let hit = cache.get(key) { return hit }
         let header = try ImageHeaderReader.read(bytes: file.bytes, name: photo.fileName)
         let out = try ImageRenderer.render(data: file.bytes, header: header, photoName: photo.fileName, fit: fit,
                                            output: OutputSpec(format: format, quality: quality),
                                            maxPixels: configuration.maxPixels)
         let image = EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
-        if useCache { cache.put(key, image) }
+        if useCache {
+            cache.put(key(FileIdentity(size: file.size, seconds: file.mtimeSeconds, nanoseconds: file.mtimeNanoseconds)), image)
+        }
         return image
     }
 
