@@ -12,26 +12,8 @@ enum LibraryTestSupport {
         return url.path
     }()
 
-    /// The corpus folder holding manifest.json: $PICKER_TESTDATA, <package>/../shared/testdata,
-    /// /work/shared/testdata, else the in-repo fixtures at <package>/Tests/Fixtures.
-    static let corpusRoot: String? = {
-        var candidates: [String] = []
-        // PICKER_TESTDATA, when set, is the only full-corpus candidate (set it to "none" to test the fixtures alone).
-        if let env = ProcessInfo.processInfo.environment["PICKER_TESTDATA"], !env.isEmpty {
-            candidates.append(env)
-        } else {
-            candidates.append(packageRoot + "/../shared/testdata")
-            candidates.append("/work/shared/testdata")
-        }
-        for candidate in candidates where FileManager.default.fileExists(atPath: candidate + "/manifest.json") {
-            return candidate
-        }
-        let fixtures = packageRoot + "/Tests/Fixtures"
-        print("note: the shared image corpus was not found (\(candidates.joined(separator: ", "))); corpus tests are skipped, using \(fixtures) instead")
-        if FileManager.default.fileExists(atPath: fixtures + "/manifest.json") { return fixtures }
-        print("note: \(fixtures)/manifest.json is absent too; manifest-driven tests are skipped")
-        return nil
-    }()
+    /// The corpus folder holding manifest.json, as `TestCorpus` finds it (full corpus or fixtures).
+    static let corpusRoot: String? = TestCorpus.located?.root.path
 
     struct ManifestFile: Decodable, Sendable, CustomTestStringConvertible {
         var path: String
