@@ -41,4 +41,12 @@ int pk_feed_finish(pk_feed *f, uint8_t **out);
 /* Abandons the work (error paths) and frees everything. NULL is fine. */
 void pk_feed_free(pk_feed *f);
 
+/* The one PNG writer: RGB/RGBA 8-bit to a malloc'd buffer, SUB filter + Z_RLE at
+ * `compression_level`, with `text_count` tEXt chunks (libpng png_text) before IDAT.
+ * Used by pk_png_encode (no text) and pk_png_encode_text. */
+struct png_text_struct;
+int pk_png_write_image(const uint8_t *pixels, int width, int height, int channels,
+                       int compression_level, struct png_text_struct *texts, int text_count,
+                       uint8_t **out, size_t *out_len, char *msg);
+
 #endif

@@ -258,6 +258,13 @@ static void pk_png_flush(png_structp png) { (void)png; }
 int pk_png_encode(const uint8_t *pixels, int width, int height, int channels,
                   int compression_level, uint8_t **out, size_t *out_len,
                   char *msg) {
+    return pk_png_write_image(pixels, width, height, channels, compression_level, NULL, 0,
+                              out, out_len, msg);
+}
+
+int pk_png_write_image(const uint8_t *pixels, int width, int height, int channels,
+                       int compression_level, struct png_text_struct *texts, int text_count,
+                       uint8_t **out, size_t *out_len, char *msg) {
     if (!out || !out_len) return PK_INVALID;
     *out = NULL;
     *out_len = 0;
@@ -272,10 +279,14 @@ int pk_png_encode(const uint8_t *pixels, int width, int height, int channels,
     pk_buffer buf = {NULL, 0, 0};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &err,
                                               pk_png_error, pk_png_warning);
-    if (!png) return PK_NO_MEMORY;
+    if (!png) {
+        if (msg) snprintf(msg, PK_MSG_LEN, "out of memory");
+        return PK_NO_MEMORY;
+    }
     png_infop info = png_create_info_struct(png);
     if (!info) {
         png_destroy_write_struct(&png, NULL);
+        if (msg) snprintf(msg, PK_MSG_LEN, "out of memory");
         return PK_NO_MEMORY;
     }
     if (setjmp(err.jump)) {
@@ -288,17 +299,18 @@ int pk_png_encode(const uint8_t *pixels, int width, int height, int channels,
                  channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
+    if (text_count > 0) png_set_text(png, info, texts, text_count);
     png_set_compression_level(png, level);
     /* SUB filter + run-length matches only (Z_RLE): on a 600x400 photo 7.7 ms
      * and 303 KB, against 8.8 ms and 341 KB for plain level 1 and 91 ms at
      * level 6 with adaptive filters; flat graphics still shrink (runs). */
     png_set_compression_strategy(png, Z_RLE);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
-    png_write_info(png, info);
+    png_write_info(png, info); /* IHDR, then any tEXt chunks: before IDAT */
     size_t stride = (size_t)width * (size_t)channels;
     for (int y = 0; y < height; y++)
         png_write_row(png, (png_const_bytep)(pixels + (size_t)y * stride));
-    png_write_end(png, info);
+    png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
 
     *out = buf.data;

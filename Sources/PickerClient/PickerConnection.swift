@@ -27,6 +27,8 @@ public final class PickerConnection {
     public private(set) var capabilities: Capabilities
     private let fd: Int32
     private var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
+    /// Reused for every read, so a stream of frames allocates nothing per read.
+    private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
     private var nextID: UInt32 = 1
 
     /// Connects and performs the handshake.
@@ -93,7 +95,6 @@ public final class PickerConnection {
 
     /// The next frame from the daemon, in arrival order.
     public func nextFrame() throws(ClientError) -> Frame {
-        var chunk = [UInt8](repeating: 0, count: 256 * 1024)
         while true {
             do {
                 if let frame = try decoder.next() { return frame }
@@ -102,14 +103,15 @@ public final class PickerConnection {
             }
             let progress: IOProgress
             do {
-                progress = try chunk.withMutableRawBytes { raw throws(SystemError) in
+                let fd = self.fd
+                progress = try readBuffer.withMutableRawBytes { raw throws(SystemError) in
                     try FileDescriptorIO.read(fd, into: raw)
                 }
             } catch {
                 throw .connectionLost(error.description)
             }
             switch progress {
-            case .transferred(let n): decoder.append(chunk[0..<n])
+            case .transferred(let n): decoder.append(readBuffer[0..<n])
             case .endOfFile: throw .connectionLost("the daemon closed the connection")
             case .wouldBlock: continue
             }

@@ -21,9 +21,6 @@ struct ConnectionState {
         self.capabilities = capabilities
     }
 
-    /// The declared length of the frame in progress, to refuse it before reading its body.
-    var pendingLength: UInt32? { decoder.pendingLength }
-
     /// Bytes of an unfinished frame.
     var bufferedByteCount: Int { decoder.bufferedByteCount }
 

@@ -7,6 +7,18 @@ public struct Subscription: Sendable, Equatable {
         self.session = session
         self.library = library
     }
+
+    func encode(into w: inout ByteWriter) {
+        w.string(session ?? "")
+        w.u8(library ? 1 : 0)
+    }
+
+    /// Unknown flag bits are ignored.
+    static func decode(from r: inout ByteReader) throws(PickerError) -> Subscription {
+        let s = try r.string()
+        let flags = try r.u8()
+        return Subscription(session: s.isEmpty ? nil : s, library: flags & 1 != 0)
+    }
 }
 
 /// What changed in a session. Wire: u8.

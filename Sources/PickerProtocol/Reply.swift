@@ -71,8 +71,7 @@ extension Reply {
             w.count(list.count)
             for s in list { Reply.encodeSession(s, into: &w) }
         case .subscribed(let s):
-            w.string(s.session ?? "")
-            w.u8(s.library ? 1 : 0)
+            s.encode(into: &w)
         case let .cancelReply(id, found):
             w.u32(id)
             w.bool(found)
@@ -160,9 +159,7 @@ extension Reply {
         case .libraryInfoReply:
             self = .libraryInfo(try Reply.decodeLibraryInfo(&r))
         case .subscribed:
-            let s = try r.string()
-            let flags = try r.u8()
-            self = .subscribed(Subscription(session: s.isEmpty ? nil : s, library: flags & 1 != 0))
+            self = .subscribed(try Subscription.decode(from: &r))
         case .cancelReply:
             self = .cancelReply(requestID: try r.u32(), found: try r.bool())
         case .sessionEvent, .libraryEvent:

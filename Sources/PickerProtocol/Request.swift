@@ -111,8 +111,7 @@ extension Request {
             w.count(r.page ?? 0)
             w.u8(r.geometryOnly ? 1 : 0)
         case .subscribe(let s):
-            w.string(s.session ?? "")
-            w.u8(s.library ? 1 : 0)
+            s.encode(into: &w)
         case .cancel(let id):
             w.u32(id)
         case .preview(let r):
@@ -205,9 +204,7 @@ extension Request {
             let q = Int(try r.u8())
             self = .preview(PreviewRequest(session: s, width: width, height: height, format: format, quality: q == 0 ? nil : q))
         case .subscribe:
-            let s = try r.string()
-            let flags = try r.u8()
-            self = .subscribe(Subscription(session: s.isEmpty ? nil : s, library: flags & 1 != 0))
+            self = .subscribe(try Subscription.decode(from: &r))
         case .cancel:
             self = .cancel(requestID: try r.u32())
         case .sessionEvent, .libraryEvent:

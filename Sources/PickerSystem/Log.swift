@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Log levels with fixed meanings: fault = a bug in us; error = bad input or a failed
 /// operation; info = state changes; debug = per-request detail with its duration.
@@ -33,14 +32,8 @@ public enum LogLevel: Int, Sendable, Comparable {
 /// Line-oriented logging to stderr (fd 2), one write(2) per line so lines never interleave.
 /// The level comes from `PICKERD_LOG_LEVEL` (default info).
 public enum Log {
-    private static let threshold = Mutex<LogLevel>(
-        LogLevel(name: Environment.current["PICKERD_LOG_LEVEL"] ?? "") ?? .info)
-
-    public static var level: LogLevel {
-        get { threshold.withLock { $0 } }
-    }
-
-    public static func setLevel(_ level: LogLevel) { threshold.withLock { $0 = level } }
+    /// Read once: the level is fixed for the life of the process.
+    public static let level: LogLevel = LogLevel(name: Environment.current["PICKERD_LOG_LEVEL"] ?? "") ?? .info
 
     public static func debug(_ message: @autoclosure () -> String) { emit(.debug, message) }
     public static func info(_ message: @autoclosure () -> String) { emit(.info, message) }

@@ -205,8 +205,15 @@ let galleryCommands: [CommandSpec] = [
                 options: [indexOption],
                 details: "Refused, changing nothing, when the pick list is full (session new --max-selection).") { inv throws(CLIError) in
         let selector = try inv.selector(what: "photo")
-        let before = try inv.call(.selection(session: inv.session))
-        let reply = try inv.call(.toggle(session: inv.session, selector))
+        // One connection for both: the list before tells whether the toggle picked or unpicked.
+        let conn = try inv.connect()
+        let before: Reply, reply: Reply
+        do throws(ClientError) {
+            before = try conn.call(.selection(session: inv.session))
+            reply = try conn.call(.toggle(session: inv.session, selector))
+        } catch {
+            throw CLIError(error)
+        }
         var note: String? = nil
         if case .selection(let old) = before, case .selection(let new) = reply {
             let oldPaths = Set(old.photos.map(\.path))

@@ -176,7 +176,7 @@ import Testing
         #expect(entry?["Thumb::MTime"] == "1500000000", "\(String(describing: entry))")
     }
 
-    @Test func secondGridComesFromCacheAndSharedThumbnailsCanBeTurnedOff() throws {
+    @Test func sharedThumbnailsCanBeTurnedOff() throws {
         let off = try LiveDaemon(library: library.url, extraArguments: ["--no-shared-thumbnails"])
         _ = try off.ctl("session", "new", "--width", "600")
         _ = try off.ctl("select-album", "Trip")

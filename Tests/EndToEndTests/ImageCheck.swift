@@ -4,7 +4,6 @@ import Foundation
 enum ImageCheck {
     struct Info: Decodable { var format: String; var width: Int; var height: Int; var mode: String }
     struct Comparison: Decodable { var mad: Double; var edge_mad: Double; var width: Int; var height: Int }
-    struct Edges: Decodable { var top: Double; var bottom: Double; var left: Double; var right: Double; var mean: Double }
 
     static var script: String { TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/imagecheck.py").path }
 
@@ -34,7 +33,6 @@ enum ImageCheck {
     /// A PNG's text chunks.
     static func text(_ file: URL) throws -> [String: String] { try run(["text", file.path], as: [String: String].self) }
 
-    static func edges(_ file: URL) throws -> Edges { try run(["edges", file.path], as: Edges.self) }
 
     enum CheckError: Error { case failed(String) }
 }

@@ -15,26 +15,10 @@ enum LibraryTestSupport {
     /// The corpus folder holding manifest.json, as `TestCorpus` finds it (full corpus or fixtures).
     static let corpusRoot: String? = TestCorpus.located?.root.path
 
-    struct ManifestFile: Decodable, Sendable, CustomTestStringConvertible {
-        var path: String
-        var category: String
-        var expect: String
-        var width: Int?
-        var height: Int?
-        var exif_orientation: Int?
-        var display: [Int]?
-        var testDescription: String { path }
-    }
-
-    private struct Manifest: Decodable { var files: [ManifestFile] }
+    typealias ManifestFile = CorpusEntry
 
     /// Every record of the corpus manifest (empty when there is no corpus).
-    static let manifest: [ManifestFile] = {
-        guard let root = corpusRoot,
-              let data = FileManager.default.contents(atPath: root + "/manifest.json"),
-              let manifest = try? JSONDecoder().decode(Manifest.self, from: data) else { return [] }
-        return manifest.files
-    }()
+    static let manifest: [CorpusEntry] = TestCorpus.located?.entries ?? []
 
     // MARK: - Temporary trees
 

@@ -1,5 +1,6 @@
 import Foundation
 import PickerEngine
+import Testing
 import PickerProtocol
 
 /// One record of the corpus manifest (`manifest.json`, `files[]`).
@@ -14,6 +15,10 @@ struct CorpusEntry: Decodable, Sendable, CustomStringConvertible {
 
     var description: String { path }
     var fileName: String { (path as NSString).lastPathComponent }
+}
+
+extension CorpusEntry: CustomTestStringConvertible {
+    var testDescription: String { path }
 }
 
 private struct CorpusManifest: Decodable {

@@ -12,9 +12,6 @@
       Mean brightness (0-255) of each rectangle.
   imagecheck.py text FILE
       A PNG's tEXt/iTXt chunks as a JSON object.
-  imagecheck.py edges FILE
-      Mean brightness of the outermost rows and columns and of the whole image,
-      to catch black borders left by a bad resample. {"top", "bottom", "left", "right", "mean"}
 """
 import json
 import sys
@@ -49,14 +46,6 @@ def main(argv):
             edge += [abs(a - b) for a, b in zip(out.crop(box).tobytes(), ref.crop(box).tobytes())]
         print(json.dumps({"mad": sum(diff) / max(1, len(diff)), "edge_mad": sum(edge) / max(1, len(edge)),
                           "width": out.width, "height": out.height}))
-    elif cmd == "edges":
-        im = rgb(Image.open(argv[2])).convert("L")
-        w, h = im.size
-        def mean(box):
-            return ImageStat.Stat(im.crop(box)).mean[0]
-        print(json.dumps({"top": mean((0, 0, w, 1)), "bottom": mean((0, h - 1, w, h)),
-                          "left": mean((0, 0, 1, h)), "right": mean((w - 1, 0, w, h)),
-                          "mean": mean((0, 0, w, h))}))
     elif cmd == "regions":
         im = rgb(Image.open(argv[2])).convert("L")
         boxes = json.loads(argv[3])

@@ -5,7 +5,7 @@ import PickerSystem
 /// freedesktop thumbnail cache, else from the photo (writing the shared thumbnail back).
 /// Never throws: a photo that cannot be read becomes a placeholder cell and its failure is logged.
 final class ThumbnailCells: Sendable {
-    private let memory: PixelCache
+    private let memory: BoundedCache<PixelImage>
     private let shared: SharedThumbnailStore?
     private let library: PhotoLibrary
     private let maxPixels: Int
@@ -13,7 +13,7 @@ final class ThumbnailCells: Sendable {
     init(library: PhotoLibrary, shared: SharedThumbnailStore?, capacityBytes: Int, maxPixels: Int) {
         self.library = library
         self.shared = shared
-        self.memory = PixelCache(capacityBytes: capacityBytes)
+        self.memory = BoundedCache(capacityBytes: capacityBytes)
         self.maxPixels = maxPixels
     }
 

@@ -16,9 +16,9 @@ public final class PhotoLibrary: Sendable {
     /// Largest photo `readPhotoBytes` will load.
     public let maxPhotoBytes: Int
 
-    private let current: Mutex<LibrarySnapshot>
-    /// Every photo of the current snapshot by relative path: sessions look photos up by path.
-    private let byPath = Mutex<[String: Photo]>([:])
+    /// The current snapshot and, derived from it, every photo by relative path (sessions look
+    /// photos up by path); replaced together so the two always agree.
+    private let current: Mutex<(snapshot: LibrarySnapshot, byPath: [String: Photo])>
     private let scanGate = Mutex<Int>(0)
     private let scansRunning = Atomic<Int>(0)
 
@@ -27,7 +27,7 @@ public final class PhotoLibrary: Sendable {
     public init(root: String, maxPhotoBytes: Int = 512 * 1024 * 1024) {
         self.root = root
         self.maxPhotoBytes = maxPhotoBytes
-        current = Mutex(LibrarySnapshot.empty(root: root))
+        current = Mutex((LibrarySnapshot.empty(root: root), [:]))
     }
 
     /// Scans the library again and makes the result current.
@@ -56,14 +56,13 @@ public final class PhotoLibrary: Sendable {
             var index: [String: Photo] = [:]
             index.reserveCapacity(result.allPhotos.count)
             for photo in result.allPhotos { index[photo.relativePath] = photo }
-            current.withLock { $0 = result }
-            byPath.withLock { $0 = index }
+            current.withLock { $0 = (result, index) }
             return result
         }
     }
 
     /// The current snapshot.
-    public var snapshot: LibrarySnapshot { current.withLock { $0 } }
+    public var snapshot: LibrarySnapshot { current.withLock { $0.snapshot } }
 
     /// True while a scan is running.
     public var isScanning: Bool { scansRunning.load(ordering: .relaxed) > 0 }
@@ -91,7 +90,7 @@ public final class PhotoLibrary: Sendable {
 
     /// The photo with this relative path ("2024/Kyoto/IMG_1.jpg"), if it is in the library.
     public func photo(relativePath: String) -> Photo? {
-        byPath.withLock { $0[relativePath] }
+        current.withLock { $0.byPath[relativePath] }
     }
 
     /// The photo named `photoName` in the album named `albumName`.

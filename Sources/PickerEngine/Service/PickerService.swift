@@ -1,3 +1,4 @@
+import CPickerCodecs
 import PickerProtocol
 import PickerSystem
 import Synchronization
@@ -21,6 +22,10 @@ public final class PickerService: Sendable {
         let library = PhotoLibrary(root: configuration.libraryRoot)
         self.library = library
         self.sessions = SessionStore(stateDirectory: configuration.stateDirectory)
+        // Freed blocks of 256 KiB and up go back to the system at once: otherwise evicted entries
+        // and per-request pixel buffers stay in glibc's arenas and RSS ends tens of MiB above
+        // base + bound (measured: 71 MiB instead of 39 after 200 requests with a 16 MiB bound).
+        pk_map_large_blocks(256 << 10)
         // Encoded results get three quarters of the memory bound, thumbnail cells the rest.
         self.cache = RenderCache(capacityBytes: configuration.cacheBytes / 4 * 3)
         self.thumbnailCells = ThumbnailCells(

@@ -30,14 +30,14 @@ public final class SessionStore: Sendable {
     /// Runs `body` on the named session and saves if it changed.
     /// - Throws: `.noSuchSession`, or whatever `body` throws (then nothing changes).
     public func update<T>(_ name: String, _ body: (inout Session) throws(PickerError) -> T) throws(PickerError) -> T {
-        let (result, changed, all) = try sessions.withLock { (dict) throws(PickerError) -> (T, Bool, [Session]) in
+        let (result, changed) = try sessions.withLock { (dict) throws(PickerError) -> (T, Bool) in
             guard var s = dict[name] else { throw SessionStore.missing(name, dict.count) }
             let before = s
             let r = try body(&s)
             dict[name] = s
-            return (r, s != before, s != before ? Array(dict.values) : [])
+            return (r, s != before)
         }
-        if changed { save(all) }
+        if changed { save() }
         return result
     }
 
@@ -54,7 +54,7 @@ public final class SessionStore: Sendable {
 
     /// - Throws: `.sessionExists` when the name is taken.
     public func create(_ session: Session) throws(PickerError) {
-        let all = try sessions.withLock { (dict) throws(PickerError) -> [Session] in
+        try sessions.withLock { (dict) throws(PickerError) in
             guard dict[session.name] == nil else {
                 throw PickerError(.sessionExists, "session '\(session.name)' already exists")
             }
@@ -62,19 +62,17 @@ public final class SessionStore: Sendable {
                 throw PickerError(.tooBusy, "too many sessions (limit 1024); close some with `pickerctl session close`")
             }
             dict[session.name] = session
-            return Array(dict.values)
         }
         Log.info("session '\(session.name)' created (\(session.width)x\(session.height.map(String.init) ?? "-"))")
-        save(all)
+        save()
     }
 
     public func remove(_ name: String) throws(PickerError) {
-        let all = try sessions.withLock { (dict) throws(PickerError) -> [Session] in
+        try sessions.withLock { (dict) throws(PickerError) in
             guard dict.removeValue(forKey: name) != nil else { throw SessionStore.missing(name, dict.count) }
-            return Array(dict.values)
         }
         Log.info("session '\(name)' closed")
-        save(all)
+        save()
     }
 
     private static func missing(_ name: String, _ count: Int) -> PickerError {
@@ -83,12 +81,11 @@ public final class SessionStore: Sendable {
 
     // MARK: persistence
 
-    private func save(_ list: [Session]) {
+    private func save() {
         guard let url = fileURL else { return }
         // Serialise writers so an older snapshot never lands after a newer one.
         saveLock.withLock { _ in
-            let current = sessions.withLock { Array($0.values) }
-            let state = SavedState(version: 1, sessions: current.sorted { $0.name < $1.name })
+            let state = SavedState(version: 1, sessions: all())
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             guard let data = orLog("encoding sessions", { try encoder.encode(state) }) else { return }
@@ -98,7 +95,6 @@ public final class SessionStore: Sendable {
                 Log.error("saving sessions to \(url.path): \(error)")
             }
         }
-        _ = list
     }
 
     private static func load(_ url: URL) -> [String: Session] {
