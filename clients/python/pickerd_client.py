@@ -176,12 +176,12 @@ class Photo:
     date_from_exif: bool   # False: the file's mtime
 
 
-@dataclass
-class Photos:
-    album: str
-    photos: List[Photo]
+class _PhotoSequence:
+    """List behaviour shared by Photos and Selection: iterate, len, index, names."""
 
-    def __iter__(self) -> Iterator[Photo]:
+    photos: list
+
+    def __iter__(self):
         return iter(self.photos)
 
     def __len__(self) -> int:
@@ -193,6 +193,12 @@ class Photos:
     @property
     def names(self) -> List[str]:
         return [p.name for p in self.photos]
+
+
+@dataclass
+class Photos(_PhotoSequence):
+    album: str
+    photos: List[Photo]
 
 
 @dataclass
@@ -206,22 +212,9 @@ class PickedPhoto:
 
 
 @dataclass
-class Selection:
+class Selection(_PhotoSequence):
     max_selection: int
     photos: List[PickedPhoto]
-
-    def __iter__(self) -> Iterator[PickedPhoto]:
-        return iter(self.photos)
-
-    def __len__(self) -> int:
-        return len(self.photos)
-
-    def __getitem__(self, i):
-        return self.photos[i]
-
-    @property
-    def names(self) -> List[str]:
-        return [p.name for p in self.photos]
 
     @property
     def paths(self) -> List[str]:
