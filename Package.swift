@@ -42,7 +42,7 @@ let package = Package(
         ),
 
         .testTarget(name: "PickerProtocolTests", dependencies: ["PickerProtocol"]),
-        .testTarget(name: "PickerEngineTests", dependencies: ["PickerEngine", "PickerProtocol"]),
+        .testTarget(name: "PickerEngineTests", dependencies: ["PickerEngine", "PickerProtocol", "PickerSystem"]),
         .testTarget(name: "PickerDaemonTests", dependencies: ["PickerDaemon", "PickerProtocol"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PickerClient", "PickerProtocol", "PickerSystem"]),
     ]

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 int pk_accept(int fd) {
     return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -102,4 +103,12 @@ void pk_release_free_memory(void) { malloc_trim(0); }
 void pk_lower_thread_priority(int nice) {
     pid_t tid = (pid_t)syscall(SYS_gettid);
     if (getpriority(PRIO_PROCESS, (id_t)tid) < nice) setpriority(PRIO_PROCESS, (id_t)tid, nice);
+}
+
+int pk_open_beneath(int dirfd, const char *path, int flags) {
+    struct open_how how;
+    memset(&how, 0, sizeof(how));
+    how.flags = (uint64_t)(unsigned)flags;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 }

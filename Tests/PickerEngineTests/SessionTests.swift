@@ -1,5 +1,6 @@
 @testable import PickerEngine
 import PickerProtocol
+import PickerSystem
 import Testing
 
 @Suite struct SessionTests {
@@ -43,7 +44,8 @@ import Testing
 
 @Suite struct RenderCacheTests {
     private func key(_ i: Int) -> RenderKey {
-        RenderKey(path: "p\(i)", fileSize: 1, mtimeSeconds: 0, mtimeNanoseconds: 0, width: 10, height: 10, format: .png, quality: 100)
+        RenderKey(file: FileVersion(identity: FileIdentity(device: 1, inode: UInt64(i)), size: 1, mtimeSeconds: 0, mtimeNanoseconds: 0),
+                  width: 10, height: 10, format: .png, quality: 100)
     }
     private func image(_ bytes: Int) -> EncodedImage {
         EncodedImage(format: .png, width: 1, height: 1, data: [UInt8](repeating: 0, count: bytes))
@@ -71,7 +73,7 @@ import Testing
         let cache = RenderCache(capacityBytes: 100_000)
         cache.put(key(1), image(10))
         var changed = key(1)
-        changed.mtimeSeconds = 99
+        changed.file.mtimeSeconds = 99
         #expect(cache.get(changed) == nil)
     }
 }

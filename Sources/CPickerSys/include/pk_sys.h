@@ -49,6 +49,11 @@ int pk_eventfd_drain(int fd);
 /// Unprivileged processes can only lower it, so call it on worker threads only.
 void pk_lower_thread_priority(int nice);
 
+/// openat2(dirfd, path, {flags, 0, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS}): opens `path` so that
+/// every component, symlinks included, resolves inside `dirfd`; -1 with EXDEV when it would leave,
+/// ENOSYS on kernels before 5.6 (glibc has no wrapper, so this is a raw syscall).
+int pk_open_beneath(int dirfd, const char *path, int flags);
+
 /// malloc_trim(0): returns freed heap memory to the system.
 void pk_release_free_memory(void);
 

@@ -17,51 +17,59 @@ final class ThumbnailCells: Sendable {
         self.maxPixels = maxPixels
     }
 
-    /// A `size`×`size` RGB cell for `photo`.
-    func cell(for photo: Photo, size: Int, root: String) -> PixelImage {
-        let key = RenderKey(path: photo.relativePath, fileSize: photo.byteSize, mtimeSeconds: photo.mtimeSeconds,
-                            mtimeNanoseconds: photo.mtimeNanoseconds, width: size, height: size, format: .png,
-                            quality: 0, variant: 1)
+    /// A `size`×`size` RGB cell for `photo`. The photo is opened beneath the library root first and
+    /// every cache (memory, shared thumbnails) is asked about the version of that open file.
+    func cell(for photo: Photo, size: Int) -> PixelImage {
+        let open: OpenPhoto
+        do throws(PickerError) {
+            open = try library.openPhoto(photo)
+        } catch {
+            Log.error("thumbnail for \(photo.relativePath): \(error.message)")
+            return placeholder(size)
+        }
+        let key = RenderKey(file: open.version, width: size, height: size, format: .png, quality: 0, variant: 1)
         if let hit = memory.get(key) { return hit }
-        let made = make(photo, size: size, absolutePath: root + "/" + photo.relativePath)
+        let made = make(open, size: size)
         memory.put(key, made)
         return made
     }
 
-    private func make(_ photo: Photo, size: Int, absolutePath: String) -> PixelImage {
+    private func make(_ open: OpenPhoto, size: Int) -> PixelImage {
+        let photo = open.photo
+        let absolutePath = LibraryPath.join(library.snapshot.rootRealPath, photo.relativePath)
+        let mtime = open.status.mtimeSeconds
         let box = PixelSize(width: size, height: size)
         let flavor = ThumbnailFlavor.smallest(coveringShortSide: size, displayWidth: photo.header.displayWidth,
                                               displayHeight: photo.header.displayHeight)
         if let shared, let flavor {
-            if let thumb = shared.lookup(absolutePath: absolutePath, mtime: photo.mtimeSeconds, flavor: flavor),
+            if let thumb = shared.lookup(absolutePath: absolutePath, mtime: mtime, flavor: flavor),
                let cell = crop(thumb, to: box) {
                 return cell
             }
-            if shared.hasFailure(absolutePath: absolutePath, mtime: photo.mtimeSeconds) {
+            if shared.hasFailure(absolutePath: absolutePath, mtime: mtime) {
                 return placeholder(size)
             }
         }
         do {
-            let file = try library.readPhotoFile(photo)
-            let header = try ImageHeaderReader.read(bytes: file.bytes, name: photo.fileName)
+            let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
+            let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName)
             if let shared, let flavor {
                 // The shared thumbnail: fit in the flavor's box, never upscaled.
                 let thumb = try ImageRenderer.fittedUpright(
-                    data: file.bytes, header: header, photoName: photo.fileName,
+                    data: bytes, header: header, photoName: photo.fileName,
                     fit: FitTarget(maxWidth: flavor.rawValue, maxHeight: flavor.rawValue, allowUpscale: false),
                     maxPixels: maxPixels)
-                shared.store(thumb, absolutePath: absolutePath,
-                             mtime: file.mtimeSeconds, fileSize: file.size, flavor: flavor)
+                shared.store(thumb, absolutePath: absolutePath, mtime: mtime, fileSize: open.status.size, flavor: flavor)
                 return crop(thumb, to: box) ?? placeholder(size)
             }
             let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight, box: box).scaled
-            let upright = try ImageRenderer.decodeUpright(data: file.bytes, header: header, photoName: photo.fileName,
+            let upright = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photo.fileName,
                                                           minimumDisplaySize: (cover.width, cover.height),
                                                           maxPixels: maxPixels)
             return crop(upright, to: box) ?? placeholder(size)
         } catch {
             Log.error("thumbnail for \(photo.relativePath): \(error.message)")
-            shared?.recordFailure(absolutePath: absolutePath, mtime: photo.mtimeSeconds)
+            shared?.recordFailure(absolutePath: absolutePath, mtime: mtime)
             return placeholder(size)
         }
     }

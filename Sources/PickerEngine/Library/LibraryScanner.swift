@@ -5,10 +5,13 @@ import Musl
 #endif
 import Dispatch
 import PickerProtocol
+import PickerSystem
 
 /// Walks a library folder and builds a `LibrarySnapshot`.
 ///
-/// - The walk uses opendir/readdir/fstatat/realpath directly (FileManager is slow on Linux).
+/// - The walk goes by descriptors: each folder is opened relative to its parent with `O_NOFOLLOW`
+///   and listed through that descriptor; files are opened beneath the root descriptor
+///   (`RootDirectory`), so a folder swapped for a symlink mid-scan lists and reads nothing outside.
 /// - Hidden files and folders (name starting with ".") are skipped; so is anything that is
 ///   not a regular file or folder (FIFOs, sockets, devices are never opened).
 /// - Symlinks, to files or folders, are followed only when their real path stays inside the
@@ -40,42 +43,31 @@ public struct LibraryScanner: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
 
-        let rootReal: String
-        switch LibrarySys.realPath(root) {
-        case .success(let real): rootReal = real
-        case .failure(let e): throw PickerError(.ioError, "cannot open the library folder '\(root)': \(e.description)")
+        let rootDirectory: RootDirectory
+        do throws(SystemError) {
+            rootDirectory = try RootDirectory(path: root)
+        } catch {
+            if error.errno.rawValue == ENOTDIR { throw PickerError(.ioError, "the library '\(root)' is not a folder") }
+            throw PickerError(.ioError, "cannot open the library folder '\(root)': \(error.errno)")
         }
-        let rootStatus: stat
-        switch LibrarySys.status(path: rootReal) {
-        case .success(let st): rootStatus = st
-        case .failure(let e): throw PickerError(.ioError, "cannot open the library folder '\(root)': \(e.description)")
-        }
-        guard LibrarySys.isDirectory(rootStatus) else {
-            throw PickerError(.ioError, "the library '\(root)' is not a folder")
-        }
+        let rootReal = rootDirectory.path
 
-        var walker = TreeWalker(rootReal: rootReal, maxDepth: maxDepth)
-        walker.visited.insert(FileKey(rootStatus))
-        walker.walk(directory: rootReal, relative: "", depth: 0)
-        while !walker.deferred.isEmpty {
-            let next = walker.deferred.removeFirst()
-            guard walker.visited.insert(next.key).inserted else { continue }
-            walker.walk(directory: next.realPath, relative: next.relative, depth: next.depth)
-        }
+        var walker = LibraryTreeWalker(root: rootDirectory, maxDepth: maxDepth)
+        walker.walkAll()
 
         let files = walker.files
-        let outcomes = Self.readHeaders(files)
+        let outcomes = Self.readHeaders(files, root: rootDirectory)
 
         var skipped = walker.skipped
         var byFolder: [String: [Photo]] = [:]
         for (file, outcome) in zip(files, outcomes) {
             switch outcome {
-            case .header(let header):
+            case .header(let header, let st):
                 let photo = Photo(albumName: file.folder, fileName: file.name, relativePath: file.relative,
-                                  header: header, byteSize: Int64(file.status.st_size),
-                                  mtimeSeconds: Int64(file.status.st_mtim.tv_sec),
-                                  mtimeNanoseconds: Int64(file.status.st_mtim.tv_nsec),
-                                  device: UInt64(file.status.st_dev), inode: UInt64(file.status.st_ino))
+                                  header: header, byteSize: st.size, mtimeSeconds: st.mtimeSeconds,
+                                  mtimeNanoseconds: st.mtimeNanoseconds, device: st.identity.device,
+                                  inode: st.identity.inode,
+                                  targetPath: file.openPath == file.relative ? nil : file.openPath)
                 byFolder[file.folder, default: []].append(photo)
             case .skipped(let reason, let message):
                 skipped.append(SkippedEntry(relativePath: file.relative, reason: reason, message: message))
@@ -101,7 +93,7 @@ public struct LibraryScanner: Sendable {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        return LibrarySnapshot(root: root, rootRealPath: rootReal, albums: [all] + albums, skipped: skipped,
+        return LibrarySnapshot(root: root, rootRealPath: rootReal, rootDirectory: rootDirectory, albums: [all] + albums, skipped: skipped,
                                scannedAtSeconds: Int64(now.tv_sec), scanDurationSeconds: seconds)
     }
 
@@ -140,11 +132,12 @@ public struct LibraryScanner: Sendable {
     // MARK: - Headers in parallel
 
     enum Outcome: Sendable {
-        case header(ImageHeader)
+        /// The header, and the status of the descriptor it was read from (what the index records).
+        case header(ImageHeader, FileStatus)
         case skipped(SkippedEntry.Reason, String)
     }
 
-    static func readHeaders(_ files: [FoundFile]) -> [Outcome] {
+    static func readHeaders(_ files: [FoundFile], root: RootDirectory) -> [Outcome] {
         guard !files.isEmpty else { return [] }
         var outcomes = [Outcome](repeating: .skipped(.unreadable, "not read"), count: files.count)
         outcomes.withUnsafeMutableBufferPointer { buffer in
@@ -152,22 +145,28 @@ public struct LibraryScanner: Sendable {
             files.withUnsafeBufferPointer { input in
                 let found = SendableInput(input)
                 DispatchQueue.concurrentPerform(iterations: files.count) { i in
-                    slots.buffer[i] = readHeader(found.buffer[i])
+                    slots.buffer[i] = readHeader(found.buffer[i], root: root)
                 }
             }
         }
         return outcomes
     }
 
-    static func readHeader(_ file: FoundFile) -> Outcome {
+    /// Opens the file beneath the root (never by full path) and reads its header.
+    static func readHeader(_ file: FoundFile, root: RootDirectory) -> Outcome {
         let fd: Int32
-        switch LibrarySys.openReadOnly(file.openPath) {
-        case .success(let opened): fd = opened
-        case .failure(let e): return .skipped(.unreadable, "cannot open '\(file.relative)': \(e.description)")
+        let status: FileStatus
+        do throws(SystemError) {
+            (fd, status) = try root.openFile(file.openPath)
+        } catch {
+            if error.errno.rawValue == EXDEV {
+                return .skipped(.outsideRoot, "'\(file.relative)' leads outside the library")
+            }
+            return .skipped(.unreadable, "cannot open '\(file.relative)': \(error.errno)")
         }
-        defer { LibrarySys.closeQuietly(fd) }
+        defer { FileSystem.close(fd) }
         do throws(PickerError) {
-            return .header(try ImageHeaderReader.read(fd: fd, fileSize: Int(file.status.st_size), name: file.relative))
+            return .header(try ImageHeaderReader.read(fd: fd, fileSize: Int(status.size), name: file.relative), status)
         } catch {
             switch error.code {
             case .unsupportedImage: return .skipped(.notAnImage, error.message)
@@ -188,137 +187,4 @@ private struct SendableSlots: @unchecked Sendable {
 private struct SendableInput: @unchecked Sendable {
     let buffer: UnsafeBufferPointer<FoundFile>
     init(_ buffer: UnsafeBufferPointer<FoundFile>) { self.buffer = buffer }
-}
-
-/// A regular file found by the walk, with its status (the target's, for a symlink).
-struct FoundFile: @unchecked Sendable {
-    /// Folder path relative to the root ("" for the root).
-    var folder: String
-    var name: String
-    /// Path relative to the root, as walked.
-    var relative: String
-    /// Path to open: the walked path, or the resolved target of a symlink.
-    var openPath: String
-    var status: stat
-}
-
-/// Identity of a file or folder.
-struct FileKey: Hashable {
-    var device: UInt64
-    var inode: UInt64
-    init(_ st: stat) {
-        device = UInt64(st.st_dev)
-        inode = UInt64(st.st_ino)
-    }
-}
-
-/// The directory walk (single-threaded; header reading is the parallel part).
-struct TreeWalker {
-    let rootReal: String
-    let maxDepth: Int
-    var visited: Set<FileKey> = []
-    var files: [FoundFile] = []
-    var skipped: [SkippedEntry] = []
-    /// Symlinked folders inside the root, walked after the real folders.
-    var deferred: [(realPath: String, relative: String, depth: Int, key: FileKey)] = []
-
-    init(rootReal: String, maxDepth: Int) {
-        self.rootReal = rootReal
-        self.maxDepth = maxDepth
-    }
-
-    private static let typeUnknown: UInt8 = 0
-    private static let typeDirectory: UInt8 = 4
-    private static let typeRegular: UInt8 = 8
-    private static let typeSymlink: UInt8 = 10
-
-    mutating func walk(directory: String, relative: String, depth: Int) {
-        guard let dir = opendir(directory) else {
-            let e = ErrnoCode(errno)
-            skipped.append(SkippedEntry(relativePath: relative.isEmpty ? "." : relative, reason: .unreadable,
-                                        message: "cannot list folder '\(relative.isEmpty ? "." : relative)': \(e.description)"))
-            return
-        }
-        defer { closedir(dir) }
-        let dirFD = dirfd(dir)
-
-        var entries: [(name: String, type: UInt8)] = []
-        while let entry = readdir(dir) {
-            let type = entry.pointee.d_type
-            let name = withUnsafePointer(to: entry.pointee.d_name) { tuple in
-                tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) {
-                    String(validatingCString: $0)
-                }
-            }
-            guard let name else {
-                skipped.append(SkippedEntry(relativePath: relative.isEmpty ? "?" : relative + "/?", reason: .unreadable,
-                                            message: "a name in '\(relative.isEmpty ? "." : relative)' is not valid UTF-8"))
-                continue
-            }
-            if name.hasPrefix(".") { continue }  // hidden, and "." / ".."
-            entries.append((name, type))
-        }
-        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-
-        for (name, type) in entries {
-            let childRelative = relative.isEmpty ? name : relative + "/" + name
-            let childPath = LibraryPath.join(directory, name)
-            var isLink = type == Self.typeSymlink
-            var st = stat()
-            if !isLink {
-                switch LibrarySys.status(at: dirFD, name: name, follow: false) {
-                case .success(let found): st = found
-                case .failure(let e):
-                    skip(childRelative, .unreadable, "cannot stat '\(childRelative)': \(e.description)")
-                    continue
-                }
-                isLink = LibrarySys.isSymlink(st)
-            }
-            if isLink {
-                let target: String
-                switch LibrarySys.realPath(childPath) {
-                case .success(let real): target = real
-                case .failure(let e):
-                    skip(childRelative, e.isNotFound ? .brokenSymlink : .unreadable,
-                         "cannot follow symlink '\(childRelative)': \(e.description)")
-                    continue
-                }
-                guard LibraryPath.isInside(target, root: rootReal) else {
-                    skip(childRelative, .outsideRoot, "symlink '\(childRelative)' leads outside the library")
-                    continue
-                }
-                switch LibrarySys.status(path: target) {
-                case .success(let found): st = found
-                case .failure(let e):
-                    skip(childRelative, .unreadable, "cannot stat '\(childRelative)': \(e.description)")
-                    continue
-                }
-                if LibrarySys.isDirectory(st) {
-                    if depth + 1 > maxDepth {
-                        skip(childRelative, .tooDeep, "folder '\(childRelative)' is nested too deep")
-                    } else {
-                        deferred.append((target, childRelative, depth + 1, FileKey(st)))
-                    }
-                } else if LibrarySys.isRegular(st) {
-                    files.append(FoundFile(folder: relative, name: name, relative: childRelative,
-                                           openPath: target, status: st))
-                }
-                continue
-            }
-            if LibrarySys.isDirectory(st) {
-                if depth + 1 > maxDepth {
-                    skip(childRelative, .tooDeep, "folder '\(childRelative)' is nested too deep")
-                } else if visited.insert(FileKey(st)).inserted {
-                    walk(directory: childPath, relative: childRelative, depth: depth + 1)
-                }
-            } else if LibrarySys.isRegular(st) {
-                files.append(FoundFile(folder: relative, name: name, relative: childRelative,
-                                       openPath: childPath, status: st))
-            }
-        }
-    }
-
-    private mutating func skip(_ relative: String, _ reason: SkippedEntry.Reason, _ message: String) {
-        skipped.append(SkippedEntry(relativePath: relative, reason: reason, message: message))
-    }
 }

@@ -1,4 +1,5 @@
 import PickerProtocol
+import PickerSystem
 
 /// One complete, immutable result of scanning the library.
 public struct LibrarySnapshot: Sendable {
@@ -7,8 +8,11 @@ public struct LibrarySnapshot: Sendable {
 
     /// The root as configured.
     public var root: String
-    /// The root with every symlink resolved: nothing outside it is ever read.
+    /// The root with every symlink resolved (for absolute paths shown to users and thumbnail URIs).
     public var rootRealPath: String
+    /// The root folder, open: every photo is opened beneath it, so nothing outside it is ever read.
+    /// Nil before the first scan and when the root could not be opened.
+    public var rootDirectory: RootDirectory?
     /// "All Photos" first, then folder albums (root first, then natural order of their paths).
     public var albums: [Album]
     /// Files and folders left out of the index, with the reason (for logging).
@@ -21,10 +25,11 @@ public struct LibrarySnapshot: Sendable {
     public var scanError: PickerError?
 
     /// Makes a snapshot; `albums` must start with "All Photos".
-    public init(root: String, rootRealPath: String, albums: [Album], skipped: [SkippedEntry] = [],
-                scannedAtSeconds: Int64 = 0, scanDurationSeconds: Double = 0) {
+    public init(root: String, rootRealPath: String, rootDirectory: RootDirectory? = nil, albums: [Album],
+                skipped: [SkippedEntry] = [], scannedAtSeconds: Int64 = 0, scanDurationSeconds: Double = 0) {
         self.root = root
         self.rootRealPath = rootRealPath
+        self.rootDirectory = rootDirectory
         self.albums = albums
         self.skipped = skipped
         self.scannedAtSeconds = scannedAtSeconds

@@ -8,6 +8,8 @@ public struct Photo: Sendable, Equatable {
     public var fileName: String
     /// Path relative to the library root, e.g. "2024/Kyoto/IMG_0042.jpg" (as walked, not symlink-resolved).
     public var relativePath: String
+    /// For a symlinked file, its target's path relative to the root (what is opened); nil otherwise.
+    public var targetPath: String?
     /// Format, stored size, orientation and EXIF date, from the file's header.
     public var header: ImageHeader
     /// File size in bytes at scan time.
@@ -29,7 +31,7 @@ public struct Photo: Sendable, Equatable {
     /// DateTimeOriginal (read as UTC) when it is well-formed, else from the mtime.
     public init(albumName: String, fileName: String, relativePath: String, header: ImageHeader,
                 byteSize: Int64, mtimeSeconds: Int64, mtimeNanoseconds: Int64 = 0,
-                device: UInt64 = 0, inode: UInt64 = 0) {
+                device: UInt64 = 0, inode: UInt64 = 0, targetPath: String? = nil) {
         self.albumName = albumName
         self.fileName = fileName
         self.relativePath = relativePath
@@ -39,6 +41,7 @@ public struct Photo: Sendable, Equatable {
         self.mtimeNanoseconds = mtimeNanoseconds
         self.device = device
         self.inode = inode
+        self.targetPath = targetPath
         if let text = header.dateTimeOriginal, let seconds = ExifDateTime.secondsSinceEpoch(text) {
             dateSeconds = seconds
             dateIsFromExif = true
@@ -47,6 +50,9 @@ public struct Photo: Sendable, Equatable {
             dateIsFromExif = false
         }
     }
+
+    /// The path opened to read the photo, relative to the root: the symlink's target for a symlinked file.
+    public var openPath: String { targetPath ?? relativePath }
 
     /// The photo's date, Unix seconds (same as `dateSeconds`): EXIF DateTimeOriginal read as UTC, else mtime.
     public var date: Int64 { dateSeconds }

@@ -1,70 +1,95 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
 #endif
 import PickerProtocol
+import PickerSystem
 
-/// A photo's bytes with the identity the file had when they were read (for cache keys:
-/// an edited file gets a new size or mtime and is never served stale).
+/// A photo's file, open: the descriptor was opened beneath the library's root descriptor, so it
+/// is inside the library whatever was swapped on the way. Closed when the object goes.
+public final class OpenPhoto {
+    public let photo: Photo
+    /// The open descriptor (read-only, non-blocking, close-on-exec).
+    public let fd: Int32
+    /// `fstat` of that descriptor: what a cache keys the photo's contents by.
+    public let status: FileStatus
+
+    init(photo: Photo, fd: Int32, status: FileStatus) {
+        self.photo = photo
+        self.fd = fd
+        self.status = status
+    }
+
+    deinit { FileSystem.close(fd) }
+
+    /// The file's identity, size and mtime now.
+    public var version: FileVersion { status.version }
+
+    /// True when the file is no longer the one the index describes (replaced or edited since
+    /// the scan). Still inside the library: it is read as it is now, and cached under its new version.
+    public var changedSinceScan: Bool {
+        status.identity != FileIdentity(device: photo.device, inode: photo.inode)
+            || status.size != photo.byteSize || status.mtimeSeconds != photo.mtimeSeconds
+            || status.mtimeNanoseconds != photo.mtimeNanoseconds
+    }
+
+    /// Reads the whole file.
+    /// - Throws: `.imageTooLarge` above `maxBytes`, `.ioError` when the read fails.
+    public func readAll(maxBytes: Int) throws(PickerError) -> [UInt8] {
+        let name = photo.relativePath
+        guard status.size <= Int64(maxBytes) else {
+            throw PickerError(.imageTooLarge,
+                              "photo '\(name)' is \(status.size) bytes; files over \(maxBytes / (1024 * 1024)) MiB are not read")
+        }
+        do throws(SystemError) {
+            return try FileSystem.read(fd, at: 0, count: Int(status.size))
+        } catch {
+            throw PickerError(.ioError, "cannot read photo '\(name)': \(error.errno)")
+        }
+    }
+}
+
+/// A photo's bytes with the version of the file they were read from.
 public struct PhotoFile: Sendable {
     /// The whole file.
     public var bytes: [UInt8]
-    /// Size from `fstat` of the descriptor that was read.
-    public var size: Int64
-    /// Modification time from the same `fstat`: seconds...
-    public var mtimeSeconds: Int64
-    /// ...and nanoseconds.
-    public var mtimeNanoseconds: Int64
-    /// Device of the file read.
-    public var device: UInt64
-    /// Inode of the file read.
-    public var inode: UInt64
+    /// Identity, size and mtime from `fstat` of the descriptor that was read.
+    public var version: FileVersion
 }
 
 extension PhotoLibrary {
+    /// Opens a photo's file beneath the library root (see `RootDirectory`).
+    /// - Throws: `.noSuchPhoto` when the file is gone, `.invalidName` when its path now leads
+    ///   outside the library (a folder on the way was swapped for a symlink), `.ioError` otherwise;
+    ///   messages name the photo.
+    public func openPhoto(_ photo: Photo) throws(PickerError) -> OpenPhoto {
+        let name = photo.relativePath
+        guard let root = snapshot.rootDirectory else {
+            throw PickerError(.noSuchPhoto, "photo '\(name)' is no longer in the library (the library folder is gone)")
+        }
+        let clean = try LibraryPath.validatedName(photo.openPath, what: "photo")
+        do throws(SystemError) {
+            let (fd, status) = try root.openFile(clean)
+            return OpenPhoto(photo: photo, fd: fd, status: status)
+        } catch {
+            switch error.errno.rawValue {
+            case ENOENT, ENOTDIR:
+                throw PickerError(.noSuchPhoto, "photo '\(name)' is no longer in the library (moved or deleted?)")
+            case EXDEV, ELOOP:
+                throw PickerError(.invalidName, "photo '\(name)' now leads outside the library; not read")
+            default:
+                throw PickerError(.ioError, "cannot open photo '\(name)': \(error.errno)")
+            }
+        }
+    }
+
+    /// Opens and reads a photo's whole file; see `openPhoto(_:)` and `OpenPhoto.readAll(maxBytes:)`.
+    public func readPhotoFile(_ photo: Photo) throws(PickerError) -> PhotoFile {
+        let open = try openPhoto(photo)
+        return PhotoFile(bytes: try open.readAll(maxBytes: maxPhotoBytes), version: open.version)
+    }
+
     /// Reads a photo's file into memory for decoding; see `readPhotoFile(_:)`.
     public func readPhotoBytes(_ photo: Photo) throws(PickerError) -> [UInt8] {
         try readPhotoFile(photo).bytes
-    }
-
-    /// Reads a photo's file into memory for decoding, with its identity at read time.
-    ///
-    /// The path is resolved again with realpath and must still lie inside the root; the file
-    /// is opened `O_CLOEXEC | O_NOFOLLOW` at its resolved path and read with a loop over short reads.
-    /// - Throws: `.noSuchPhoto` when the file is gone, `.invalidName` when it now leads outside
-    ///   the root, `.imageTooLarge` above `maxPhotoBytes`, `.ioError` otherwise; messages name the photo.
-    public func readPhotoFile(_ photo: Photo) throws(PickerError) -> PhotoFile {
-        let rootReal = snapshot.rootRealPath
-        let path = try LibraryPath.resolveInside(rootRealPath: rootReal, relativePath: photo.relativePath)
-        let name = photo.relativePath
-        let fd: Int32
-        switch LibrarySys.openReadOnly(path, noFollow: true) {
-        case .success(let opened): fd = opened
-        case .failure(let e):
-            if e.isNotFound { throw PickerError(.noSuchPhoto, "photo '\(name)' is no longer in the library") }
-            throw PickerError(.ioError, "cannot open photo '\(name)': \(e.description)")
-        }
-        defer { LibrarySys.closeQuietly(fd) }
-        let st: stat
-        switch LibrarySys.fileStatus(fd) {
-        case .success(let found): st = found
-        case .failure(let e): throw PickerError(.ioError, "cannot stat photo '\(name)': \(e.description)")
-        }
-        guard LibrarySys.isRegular(st) else {
-            throw PickerError(.ioError, "photo '\(name)' is no longer a regular file")
-        }
-        let size = Int(st.st_size)
-        guard size <= maxPhotoBytes else {
-            throw PickerError(.imageTooLarge,
-                              "photo '\(name)' is \(size) bytes; files over \(maxPhotoBytes / (1024 * 1024)) MiB are not read")
-        }
-        switch LibrarySys.readFully(fd, at: 0, count: size) {
-        case .success(let bytes):
-            return PhotoFile(bytes: bytes, size: Int64(bytes.count), mtimeSeconds: Int64(st.st_mtim.tv_sec),
-                             mtimeNanoseconds: Int64(st.st_mtim.tv_nsec),
-                             device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
-        case .failure(let e): throw PickerError(.ioError, "cannot read photo '\(name)': \(e.description)")
-        }
     }
 }

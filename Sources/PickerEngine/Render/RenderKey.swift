@@ -1,11 +1,11 @@
 import PickerProtocol
+import PickerSystem
 
-/// Identifies one rendered result: the file's identity (path, size, mtime) plus what was asked.
+/// Identifies one rendered result: the version of the file it was made from (device, inode,
+/// size, mtime, from `fstat` of the descriptor opened beneath the library root) plus what was asked.
+/// A path is not part of it: a path can lead to another file a moment later, an identity cannot.
 public struct RenderKey: Hashable, Sendable {
-    public var path: String
-    public var fileSize: Int64
-    public var mtimeSeconds: Int64
-    public var mtimeNanoseconds: Int64
+    public var file: FileVersion
     public var width: Int
     public var height: Int
     public var format: ImageFormat
@@ -13,12 +13,8 @@ public struct RenderKey: Hashable, Sendable {
     /// Distinguishes kinds of output of the same size (fit, thumbnail cell, preview).
     public var variant: UInt8
 
-    public init(path: String, fileSize: Int64, mtimeSeconds: Int64, mtimeNanoseconds: Int64,
-                width: Int, height: Int, format: ImageFormat, quality: Int, variant: UInt8 = 0) {
-        self.path = path
-        self.fileSize = fileSize
-        self.mtimeSeconds = mtimeSeconds
-        self.mtimeNanoseconds = mtimeNanoseconds
+    public init(file: FileVersion, width: Int, height: Int, format: ImageFormat, quality: Int, variant: UInt8 = 0) {
+        self.file = file
         self.width = width
         self.height = height
         self.format = format
@@ -26,4 +22,3 @@ public struct RenderKey: Hashable, Sendable {
         self.variant = variant
     }
 }
-

@@ -34,10 +34,9 @@ extension PickerService {
 
         // Cells are independent: make them on all cores.
         let photos = slots.map { album.photos[$0] }
-        let root = library.snapshot.rootRealPath
         let made = Mutex<[Int: PixelImage]>([:])
         DispatchQueue.concurrentPerform(iterations: photos.count) { i in
-            let cell = thumbnailCells.cell(for: photos[i], size: size, root: root)
+            let cell = thumbnailCells.cell(for: photos[i], size: size)
             made.withLock { $0[i] = cell }
         }
         var canvas = Compositor.canvas(PixelSize(width: geometry.width, height: geometry.height),
@@ -62,17 +61,14 @@ extension PickerService {
         let session = try sessions.get(request.session)
         let photo = try currentPhoto(of: session)
         let quality = request.quality ?? defaultQuality(request.format)
-        func key(_ id: FileIdentity) -> RenderKey {
-            RenderKey(path: photo.relativePath, fileSize: id.size, mtimeSeconds: id.seconds, mtimeNanoseconds: id.nanoseconds,
-                      width: request.width, height: request.height, format: request.format, quality: quality, variant: 2)
-        }
-        if let id = FileIdentity.current(root: library.snapshot.rootRealPath, photo: photo), let hit = cache.get(key(id)) {
-            return hit
-        }
-        let file = try library.readPhotoFile(photo)
-        let header = try ImageHeaderReader.read(bytes: file.bytes, name: photo.fileName)
+        let open = try library.openPhoto(photo)
+        let key = RenderKey(file: open.version, width: request.width, height: request.height, format: request.format,
+                            quality: quality, variant: 2)
+        if let hit = cache.get(key) { return hit }
+        let fileBytes = try open.readAll(maxBytes: library.maxPhotoBytes)
+        let header = try ImageHeaderReader.read(bytes: fileBytes, name: photo.fileName)
         let picture = try ImageRenderer.fittedUpright(
-            data: file.bytes, header: header, photoName: photo.fileName,
+            data: fileBytes, header: header, photoName: photo.fileName,
             fit: FitTarget(maxWidth: request.width, maxHeight: request.height, allowUpscale: true),
             maxPixels: configuration.maxPixels)
         var canvas = Compositor.canvas(PixelSize(width: request.width, height: request.height), colour: .black)
@@ -80,7 +76,7 @@ extension PickerService {
         Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)
         let bytes = try ImageEncoder.encode(canvas, as: request.format, quality: quality)
         let image = EncodedImage(format: request.format, width: canvas.width, height: canvas.height, data: bytes)
-        cache.put(key(FileIdentity(size: file.size, seconds: file.mtimeSeconds, nanoseconds: file.mtimeNanoseconds)), image)
+        cache.put(key, image)
         return image
     }
 }

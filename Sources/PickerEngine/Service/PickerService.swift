@@ -276,27 +276,21 @@ public final class PickerService: Sendable {
         return try render(photo, fit: fit, format: params.format, quality: quality, useCache: !params.noCache)
     }
 
-    /// Renders a photo to fit, through the cache. The cache key uses the file's identity
-    /// as it is now, so an edited file is never served stale.
+    /// Renders a photo to fit, through the cache. The photo is opened beneath the library root
+    /// first, hit or miss, and the cache is keyed by the version of that open file, so a hit is
+    /// never something read through another path, nor an edited file's old pixels.
     func render(_ photo: Photo, fit: FitTarget, format: ImageFormat, quality: Int, useCache: Bool) throws(PickerError) -> EncodedImage {
-        func key(_ id: FileIdentity) -> RenderKey {
-            RenderKey(path: photo.relativePath, fileSize: id.size, mtimeSeconds: id.seconds, mtimeNanoseconds: id.nanoseconds,
-                      width: fit.maxWidth, height: fit.maxHeight ?? 0, format: format, quality: quality)
-        }
-        // A hit needs only the file's identity (one stat), not its bytes.
-        if useCache, let id = FileIdentity.current(root: library.snapshot.rootRealPath, photo: photo),
-           let hit = cache.get(key(id)) {
-            return hit
-        }
-        let file = try library.readPhotoFile(photo)
-        let header = try ImageHeaderReader.read(bytes: file.bytes, name: photo.fileName)
-        let out = try ImageRenderer.render(data: file.bytes, header: header, photoName: photo.fileName, fit: fit,
+        let open = try library.openPhoto(photo)
+        let key = RenderKey(file: open.version, width: fit.maxWidth, height: fit.maxHeight ?? 0, format: format,
+                            quality: quality)
+        if useCache, let hit = cache.get(key) { return hit }
+        let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
+        let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName)
+        let out = try ImageRenderer.render(data: bytes, header: header, photoName: photo.fileName, fit: fit,
                                            output: OutputSpec(format: format, quality: quality),
                                            maxPixels: configuration.maxPixels)
         let image = EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
-        if useCache {
-            cache.put(key(FileIdentity(size: file.size, seconds: file.mtimeSeconds, nanoseconds: file.mtimeNanoseconds)), image)
-        }
+        if useCache { cache.put(key, image) }
         return image
     }
 
