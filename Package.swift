@@ -37,7 +37,7 @@ let package = Package(
         // Release pickerctl is one static executable: no dynamic loading halves its start-up (bench target 6).
         // The linker notes glibc's dlopen caveat, which does not apply: pickerctl never calls dlopen.
         .executableTarget(
-            name: "pickerctl", dependencies: ["PickerClient", "PickerProtocol"],
+            name: "pickerctl", dependencies: ["PickerClient", "PickerProtocol", "PickerSystem"],
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
 

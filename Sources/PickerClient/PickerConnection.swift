@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PickerProtocol
 import PickerSystem
 
@@ -9,6 +12,9 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
     case server(PickerError)
     /// The daemon broke the protocol or the connection dropped.
     case connectionLost(String)
+    /// The socket is served by another user, or lies in a folder another user controls (exit code 5).
+    /// Nothing was sent.
+    case untrustedServer(path: String, message: String)
 
     public var description: String {
         switch self {
@@ -16,6 +22,7 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot reach pickerd at \(path): \(reason) (is pickerd running? start it with `pickerd &`)"
         case .server(let e): return e.message
         case .connectionLost(let why): return "connection to pickerd lost: \(why)"
+        case .untrustedServer(_, let message): return message
         }
     }
 }
@@ -31,17 +38,27 @@ public final class PickerConnection {
     private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
     private var nextID: UInt32 = 1
 
-    /// Connects and performs the handshake.
-    /// - Throws: `.cannotConnect` when nobody listens; `.server` when the version is refused.
+    /// Connects, checks that the server runs as this user, and performs the handshake.
+    /// - Throws: `.cannotConnect` when nobody listens; `.untrustedServer` when another user serves the
+    ///   socket or controls its `/tmp` fallback folder (before a byte is sent); `.server` when the version is refused.
     public init(socketPath: String, clientName: String = "pickerctl") throws(ClientError) {
         self.socketPath = socketPath
         if socketPath.utf8.count > UnixSocket.maxPathLength {
             throw .cannotConnect(path: socketPath, reason: "socket path longer than \(UnixSocket.maxPathLength) bytes")
         }
+        if DefaultSocketPath.isInFallbackDirectory(socketPath), let problem = DefaultSocketPath.fallbackDirectoryProblem() {
+            throw .untrustedServer(path: socketPath, message: "\(problem); refusing to use the socket \(socketPath)")
+        }
         do {
             fd = try UnixSocket.connect(path: socketPath)
         } catch {
             throw .cannotConnect(path: socketPath, reason: error.errno.description)
+        }
+        do {
+            try PickerConnection.checkServedByUs(fd, path: socketPath)
+        } catch {
+            FileDescriptorIO.close(fd)
+            throw error
         }
         capabilities = Capabilities(version: 0, serverVersion: "", maxRequestFrame: 0, maxReplyFrame: 0,
                                     inputFormats: [], outputFormats: [])
@@ -53,6 +70,21 @@ public final class PickerConnection {
     }
 
     deinit { FileDescriptorIO.close(fd) }
+
+    /// Whoever listens at a path gets every request, and its replies reach the terminal and the shell's
+    /// completion: only a server running as this very user is spoken to (SO_PEERCRED).
+    private static func checkServedByUs(_ fd: Int32, path: String) throws(ClientError) {
+        let me = getuid()
+        let server: uid_t
+        do {
+            server = try UnixSocket.peerUID(fd)
+        } catch {
+            throw .untrustedServer(path: path, message: "cannot tell who serves the socket \(path) (\(error)); refusing to talk to it")
+        }
+        if server != me {
+            throw .untrustedServer(path: path, message: "the socket \(path) is served by uid \(server), not by you (uid \(me)); refusing to talk to it")
+        }
+    }
 
     /// Sends a request and waits for its reply. Error replies throw `.server`.
     public func call(_ request: Request) throws(ClientError) -> Reply {

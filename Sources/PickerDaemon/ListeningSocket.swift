@@ -43,7 +43,13 @@ enum ListeningSocket {
         guard lstat(dir, &st) == 0, st.st_mode & S_IFMT == S_IFDIR, st.st_uid == getuid() else {
             throw PickerError(.ioError, "\(dir) is not a folder owned by uid \(getuid()); refusing to use it")
         }
-        if st.st_mode & 0o077 != 0 { chmod(dir, 0o700) }
+        // Ours but opened up (by hand, or by an old umask): tighten it, as pickerctl refuses anything but 0700.
+        if st.st_mode & 0o077 != 0 {
+            guard chmod(dir, 0o700) == 0 else {
+                throw PickerError(.ioError, "\(dir) has mode \(String(st.st_mode & 0o7777, radix: 8)) and cannot be set to 700: \(Errno.current)")
+            }
+            Log.info("\(dir) had mode \(String(st.st_mode & 0o7777, radix: 8)); set it to 700")
+        }
     }
 
     static func parentDirectory(of path: String) -> String {

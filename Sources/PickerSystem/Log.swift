@@ -30,7 +30,8 @@ public enum LogLevel: Int, Sendable, Comparable {
 }
 
 /// Line-oriented logging to stderr (fd 2), one write(2) per line so lines never interleave.
-/// The level comes from `PICKERD_LOG_LEVEL` (default info).
+/// The level comes from `PICKERD_LOG_LEVEL` (default info). Messages pass through `InertText`,
+/// so a file name or title with a newline or ESC can neither forge a line nor drive a terminal.
 public enum Log {
     /// Read once: the level is fixed for the life of the process.
     public static let level: LogLevel = LogLevel(name: Environment.current["PICKERD_LOG_LEVEL"] ?? "") ?? .info
@@ -42,7 +43,7 @@ public enum Log {
 
     private static func emit(_ level: LogLevel, _ message: () -> String) {
         guard level >= self.level else { return }
-        let line = Array("pickerd[\(level.label)] \(message())\n".utf8)
+        let line = Array("pickerd[\(level.label)] \(InertText.escaped(message()))\n".utf8)
         line.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

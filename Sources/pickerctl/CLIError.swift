@@ -25,7 +25,7 @@ struct CLIError: Error {
 
     init(_ error: ClientError) {
         switch error {
-        case .cannotConnect:
+        case .cannotConnect, .untrustedServer:
             self.init(message: error.description, exitCode: .unreachable)
         case .connectionLost:
             self.init(message: error.description, exitCode: .failure)

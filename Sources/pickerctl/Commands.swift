@@ -44,7 +44,7 @@ let commands: [CommandSpec] = [
             Output.json(.object([("version", .string(version)), ("protocol", .int(Int(conn.capabilities.version))),
                                  ("socket", .string(inv.socketPath))]))
         } else {
-            Output.line(version)
+            Output.line(Render.shown(version))
         }
     },
     CommandSpec(words: ["library"], summary: "library root, album and photo counts, scan state") { inv throws(CLIError) in
@@ -56,7 +56,7 @@ let commands: [CommandSpec] = [
                                  ("scan_state", .string(state)), ("scanned_at", .int(Int(l.scannedAt))),
                                  ("skipped", .int(l.skippedCount))]))
         } else {
-            Output.line("root:    \(l.root)\nalbums:  \(l.albumCount)\nphotos:  \(l.photoCount)\nscan:    \(state)"
+            Output.line("root:    \(Render.shown(l.root))\nalbums:  \(l.albumCount)\nphotos:  \(l.photoCount)\nscan:    \(state)"
                         + (l.skippedCount > 0 ? " (\(l.skippedCount) unreadable file(s) skipped)" : ""))
         }
     },
@@ -104,7 +104,7 @@ let commands: [CommandSpec] = [
                 arguments: [ArgumentSpec(name: "NAME", optional: true, help: "session name (default: --session)")]) { inv throws(CLIError) in
         let reply = try inv.call(.sessionClose(name: sessionArgument(inv)))
         guard case .sessionClosed(let name) = reply else { throw unexpected(reply) }
-        if inv.json { Output.json(.object([("closed", .string(name))])) } else { Output.line("closed session '\(name)'") }
+        if inv.json { Output.json(.object([("closed", .string(name))])) } else { Output.line("closed session '\(Render.shown(name))'") }
     },
     CommandSpec(words: ["albums"], summary: "list albums: index, name, photo count") { inv throws(CLIError) in
         let reply = try inv.call(.albums)
@@ -218,9 +218,9 @@ let galleryCommands: [CommandSpec] = [
         if case .selection(let old) = before, case .selection(let new) = reply {
             let oldPaths = Set(old.photos.map(\.path))
             if let added = new.photos.first(where: { !oldPaths.contains($0.path) }) {
-                note = "picked \(added.name) (\(new.photos.count) of \(new.maxSelection))"
+                note = "picked \(Render.shown(added.name)) (\(new.photos.count) of \(new.maxSelection))"
             } else if let removed = old.photos.first(where: { p in !new.photos.contains { $0.path == p.path } }) {
-                note = "unpicked \(removed.name) (\(new.photos.count) of \(new.maxSelection))"
+                note = "unpicked \(Render.shown(removed.name)) (\(new.photos.count) of \(new.maxSelection))"
             }
         }
         if inv.json { try printSelection(reply, inv) } else if let note { Output.line(note) } else { try printSelection(reply, inv) }
@@ -297,7 +297,7 @@ let integrationCommands: [CommandSpec] = [
             while true {
                 let frame = try conn.nextFrame()
                 guard frame.isEvent, let event = try? Event(frame: frame) else { continue }
-                Output.streamLine(inv.json ? Render.eventJSON(event).serialized : Render.eventText(event))
+                if inv.json { Output.streamJSON(Render.eventJSON(event)) } else { Output.streamLine(Render.eventText(event)) }
             }
         } catch {
             throw CLIError(error)

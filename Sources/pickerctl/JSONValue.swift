@@ -1,3 +1,4 @@
+import PickerSystem
 /// Just enough JSON to print results (pickerctl stays free of Foundation for start-up speed).
 enum JSONValue {
     case string(String)
@@ -51,7 +52,8 @@ enum JSONValue {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 {
+                // C1 and DEL too: valid JSON either way, but escaped they cannot drive a terminal.
+                if InertText.isControl(scalar) {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -2,18 +2,27 @@
 import Glibc
 #endif
 import PickerProtocol
+import PickerSystem
 
 /// Where results go: text and JSON to stdout, binary to stdout or `-o FILE`, errors to stderr.
+///
+/// Text is inert: `Render` escapes every name, title and message field (`InertText`), so a newline in a
+/// name cannot forge a row; here, as a last guard, any control character left in a text line but the
+/// row newlines is escaped too, so no terminal control from a name can reach the terminal.
 enum Output {
-    static func line(_ s: String) { print(s) }
+    static func line(_ s: String) { print(InertText.escaped(s, keeping: ["\n"])) }
 
     static func json(_ v: JSONValue) { print(v.serialized) }
 
-    /// A line written at once (unbuffered), for streams a reader follows live.
-    static func streamLine(_ s: String) { writeAll(1, Array((s + "\n").utf8)) }
+    /// A text line written at once (unbuffered), for streams a reader follows live.
+    static func streamLine(_ s: String) { writeAll(1, Array((InertText.escaped(s) + "\n").utf8)) }
 
+    /// A JSON object as one line written at once (JSON escapes its own controls).
+    static func streamJSON(_ v: JSONValue) { writeAll(1, Array((v.serialized + "\n").utf8)) }
+
+    /// `pickerctl: message` on stderr, as one line: server messages quote names, which are escaped.
     static func error(_ message: String) {
-        let text = "pickerctl: \(message)\n"
+        let text = "pickerctl: \(InertText.escaped(message))\n"
         writeAll(2, Array(text.utf8))
     }
 
@@ -71,22 +80,26 @@ enum Output {
     }
 }
 
-/// Human and JSON renderings of replies.
+/// Human and JSON renderings of replies. Every name, title, message and path in a text rendering
+/// goes through `shown`, so it prints as one inert line.
 enum Render {
+    /// A field from the daemon (a name, title, message or path) as it may appear in text output.
+    static func shown(_ s: String) -> String { InertText.escaped(s) }
+
     static func pane(_ w: Int, _ h: Int?) -> String { h.map { "\(w)x\($0)" } ?? "\(w) wide" }
 
     static func sessionText(_ s: SessionState) -> String {
         var lines: [String] = []
-        lines.append("session:   \(s.name)")
-        lines.append("title:     \(s.title)")
-        lines.append("message:   \(s.message)")
+        lines.append("session:   \(shown(s.name))")
+        lines.append("title:     \(shown(s.title))")
+        lines.append("message:   \(shown(s.message))")
         if let album = s.album {
-            lines.append("album:     \(album)" + (s.albumIndex.map { " (\($0))" } ?? " (missing)"))
+            lines.append("album:     \(shown(album))" + (s.albumIndex.map { " (\($0))" } ?? " (missing)"))
         } else {
             lines.append("album:     (none)")
         }
         if let photo = s.photo {
-            lines.append("photo:     \(photo)" + (s.photoIndex.map { " (\($0) of \(s.photoCount))" } ?? ""))
+            lines.append("photo:     \(shown(photo))" + (s.photoIndex.map { " (\($0) of \(s.photoCount))" } ?? ""))
         } else {
             lines.append("photo:     (none)")
         }
@@ -117,15 +130,15 @@ enum Render {
         case let .session(change, s):
             let detail: String
             switch change {
-            case .album: detail = s.album.map { "\($0)" + (s.albumIndex.map { " (\($0))" } ?? "") } ?? "(none)"
+            case .album: detail = s.album.map { shown($0) + (s.albumIndex.map { " (\($0))" } ?? "") } ?? "(none)"
             case .photo:
-                detail = (s.photo ?? "(none)") + (s.photoIndex.map { " (\($0) of \(s.photoCount))" } ?? "")
-                    + (s.message.isEmpty ? "" : ": \(s.message)")
+                detail = (s.photo.map(shown) ?? "(none)") + (s.photoIndex.map { " (\($0) of \(s.photoCount))" } ?? "")
+                    + (s.message.isEmpty ? "" : ": \(shown(s.message))")
             case .selection: detail = "\(s.selectionCount) of \(s.maxSelection) picked"
             case .paneSize: detail = pane(s.width, s.height)
-            case .closed, .created: detail = s.title
+            case .closed, .created: detail = shown(s.title)
             }
-            return "\(s.name) \(change.name) \(detail)"
+            return "\(shown(s.name)) \(change.name) \(detail)"
         case .library(let l):
             return "library changed: \(l.albumCount) albums, \(l.photoCount) photos"
         }
@@ -142,8 +155,9 @@ enum Render {
         }
     }
 
-    /// Fixed-width columns, right-aligned where `rightAligned[i]`.
-    static func table(_ rows: [[String]], rightAligned: [Bool]) -> String {
+    /// Fixed-width columns, right-aligned where `rightAligned[i]`; every cell is `shown`, so one row is one line.
+    static func table(_ cells: [[String]], rightAligned: [Bool]) -> String {
+        let rows = cells.map { $0.map(shown) }
         guard let first = rows.first else { return "" }
         var widths = [Int](repeating: 0, count: first.count)
         for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }

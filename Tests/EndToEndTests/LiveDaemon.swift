@@ -91,9 +91,11 @@ final class LiveDaemon: @unchecked Sendable {
     private var exited: Int32? = nil
     let logURL: URL
     let extraArguments: [String]
+    let extraEnvironment: [String: String]
 
     /// Starts pickerd on `library` and waits until it answers `ping`.
-    init(library: URL, extraArguments: [String] = [], stateDirectory: URL? = nil) throws {
+    init(library: URL, extraArguments: [String] = [], stateDirectory: URL? = nil,
+         extraEnvironment: [String: String] = [:]) throws {
         // Short path: Unix socket paths must fit in 107 bytes.
         directory = URL(fileURLWithPath: "/tmp/pk-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -101,6 +103,7 @@ final class LiveDaemon: @unchecked Sendable {
         self.library = library
         self.stateDirectory = stateDirectory ?? directory.appendingPathComponent("state")
         self.extraArguments = extraArguments
+        self.extraEnvironment = extraEnvironment
         logURL = directory.appendingPathComponent("pickerd.log")
         try start()
     }
@@ -109,6 +112,7 @@ final class LiveDaemon: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         // A private cache home: shared thumbnails written by tests never land in the user's ~/.cache.
         let env = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "XDG_CACHE_HOME": cacheHome.path]
+            .merging(extraEnvironment) { _, extra in extra }
         exited = nil
         pid = try spawnProcess(TestEnvironment.pickerd.path,
                                ["--library", library.path, "--socket", socketPath, "--state-dir", stateDirectory.path] + extraArguments,

@@ -18,6 +18,7 @@ call waits for its reply, events are queued, and ``events()`` yields the queued 
 
 import os
 import socket
+import stat
 import struct
 import time
 from collections import deque
@@ -26,7 +27,7 @@ from typing import Callable, Deque, Dict, Iterator, List, Optional, Tuple, Union
 
 __all__ = [
     "Client", "Session", "Pending", "Subscription",
-    "PickerError", "ConnectionLost", "DaemonNotRunning",
+    "PickerError", "ConnectionLost", "DaemonNotRunning", "UntrustedServer",
     "Capabilities", "LibraryInfo", "Album", "SessionState", "Photo", "Photos",
     "PickedPhoto", "Selection", "Image", "Cell", "Thumbnails",
     "SessionEvent", "LibraryEvent", "default_socket_path", "ERROR_NAMES",
@@ -109,6 +110,43 @@ class DaemonNotRunning(ConnectionLost):
         super().__init__(0, "pickerd is not running on %s (%s)" % (path, why))
         self.name = "daemon_not_running"
         self.path = path
+
+
+class UntrustedServer(ConnectionLost):
+    """Connecting succeeded, but the socket is served by another uid (SO_PEERCRED) or lies in a
+    ``/tmp/pickerd-$UID`` folder another user controls. Nothing was sent: whoever listens there
+    would get every request and could feed back anything."""
+
+    def __init__(self, path: str, why: str):
+        super().__init__(0, "%s; refusing to talk to the socket %s" % (why, path))
+        self.name = "untrusted_server"
+        self.path = path
+
+
+def _fallback_folder_problem(path: str) -> Optional[str]:
+    """Why a socket in the /tmp fallback folder cannot be trusted, or None (lstat: a real folder,
+    ours, mode 0700; a missing folder is left to connect() to report)."""
+    folder = "/tmp/pickerd-%d" % os.getuid()
+    if not path.startswith(folder + "/"):
+        return None
+    try:
+        st = os.lstat(folder)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISDIR(st.st_mode):
+        return "%s is not a real folder (a symlink or another kind of file)" % folder
+    if st.st_uid != os.getuid():
+        return "%s belongs to uid %d, not to you (uid %d)" % (folder, st.st_uid, os.getuid())
+    if st.st_mode & 0o077:
+        return "%s has mode %o; it must be 700 (no access for group or others)" % (folder, st.st_mode & 0o7777)
+    return None
+
+
+def _check_served_by_us(sock: socket.socket, path: str) -> None:
+    """SO_PEERCRED: the server's uid must be ours, before a byte is sent."""
+    _pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+    if uid != os.getuid():
+        raise UntrustedServer(path, "the socket %s is served by uid %d, not by you (uid %d)" % (path, uid, os.getuid()))
 
 
 class _Malformed(PickerError):
@@ -517,13 +555,17 @@ class Client:
         self._subscription: Optional[Subscription] = None
         self._sub_id = 0  # id of the last subscribe sent: events with another id are stale
         self._max_reply = DEFAULT_MAX_REPLY_FRAME
+        problem = _fallback_folder_problem(self.socket_path)
+        if problem:
+            raise UntrustedServer(self.socket_path, problem)
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self._sock.connect(self.socket_path)
+            _check_served_by_us(self._sock, self.socket_path)
         except (FileNotFoundError, ConnectionRefusedError) as e:
             self._sock.close()
             raise DaemonNotRunning(self.socket_path, e.strerror or str(e)) from None
-        except OSError:
+        except BaseException:
             self._sock.close()
             raise
         try:
