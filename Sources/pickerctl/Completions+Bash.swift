@@ -60,7 +60,9 @@ extension Completions {
                 case "$open" in
                     "'") rest="${name:${#LEAD}}"; REPLY="${rest//\'/\'\\\'\'}" ;;
                     '"') rest="${name:${#LEAD}}"; rest="${rest//\\/\\\\}"; rest="${rest//\$/\\\$}"
-                         rest="${rest//\`/\\\`}"; REPLY="${rest//\"/\\\"}" ;;
+                         rest="${rest//\`/\\\`}"; rest="${rest//\"/\\\"}"
+                         # History expansion still sees "!" inside double quotes: close them around a quoted '!'.
+                         REPLY="${rest//!/\"\'!\'\"}" ;;
                     *) printf -v REPLY '%q' "$name"
                        if [[ $REPLY != "\$'"* ]]; then
                            REPLY="${REPLY//:/\\:}"; REPLY="${REPLY//=/\\=}"; REPLY="${REPLY//@/\\@}"

@@ -10,7 +10,8 @@ import Testing
     static let photoC = #"c it's "q".jpg"#
     static let photoNewline = "d new\nline.jpg"
     static let photoE = "e plain.jpg"
-    static let completablePhotos = [photoA, photoB, photoC, photoE]
+    static let photoF = "f wow!.jpg"
+    static let completablePhotos = [photoA, photoB, photoC, photoE, photoF]
     static let albumNewline = "two\nlines"
 
     let library: TemporaryLibrary
@@ -121,6 +122,7 @@ import Testing
             ("select-photo:\"c it's \\\"", [Self.photoC]),
             ("select-photo:'c it'\\''s \"", [Self.photoC]),
             ("select-photo:d", []),
+            ("select-photo:\"f", [Self.photoF]),
             ("select-album:", ["All Photos", "Plain", Self.trip]),
             ("select-album:'Trip $(", [Self.trip]),
             ("select-album:Trip\\ \\$", [Self.trip]),
@@ -230,7 +232,7 @@ import Testing
 
         let steps: [(typed: String, name: String)] = [
             ("a", Self.photoA), ("'b", Self.photoB), ("\"c", Self.photoC), ("e", Self.photoE),
-            ("\"a", Self.photoA), ("'c", Self.photoC), ("b", Self.photoB),
+            ("\"a", Self.photoA), ("'c", Self.photoC), ("b", Self.photoB), ("\"f", Self.photoF), ("e", Self.photoE), ("f", Self.photoF),
         ]
         for step in steps {
             try run(shell, typed: "pickerctl select-photo " + step.typed)
