@@ -3,7 +3,8 @@
 # that are missing. Fast (one dpkg-query) when everything is already there.
 #
 #   scripts/install-deps.sh          build and test: C image libraries, pkg-config,
-#                                    Pillow for /usr/bin/python3 (the tests' reference)
+#                                    Pillow for /usr/bin/python3 (the tests' reference),
+#                                    tmux, zsh and fish (the completion tests drive them)
 #   scripts/install-deps.sh bench    also libvips-tools, imagemagick, hyperfine
 #
 # Installs as root, non-interactively; prints one line per package installed.
@@ -11,7 +12,7 @@
 # Swift itself is not installed here (expected at /opt/swift/usr/bin or on PATH).
 set -euo pipefail
 
-packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev pkg-config python3-pil)
+packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev pkg-config python3-pil tmux zsh fish)
 for set in "$@"; do
     case "$set" in
         bench) packages+=(libvips-tools imagemagick hyperfine) ;;

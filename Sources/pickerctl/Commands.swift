@@ -324,10 +324,10 @@ let hiddenCompleteCommand = CommandSpec(words: ["__complete"], summary: "names f
     switch inv.positional(0) {
     case "albums":
         guard case .albums(let albums) = try inv.call(.albums) else { return }
-        albums.forEach { Output.line($0.name) }
+        Completions.printNames(albums.map(\.name))
     case "photos":
         guard case .photos(let list) = try inv.call(.photos(session: inv.session, sort: .name)) else { return }
-        list.photos.forEach { Output.line($0.name) }
+        Completions.printNames(list.photos.map(\.name))
     default:
         throw .usage("__complete albums|photos")
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// systemd socket activation and shell completions.
+/// systemd socket activation. (Shell completions: CompletionTests.)
 @Suite struct IntegrationTests {
     let library: TemporaryLibrary
 
@@ -43,41 +43,5 @@ import Testing
         _ = try runProcess(TestEnvironment.pickerctl.path, ["--socket", socket, "session", "new", "sa", "--width", "100"])
         let s = try runProcess(TestEnvironment.pickerctl.path, ["--socket", socket, "--session", "sa", "status"])
         #expect(s.exitCode == 0)
-    }
-
-    @Test func completionsCoverEveryCommandAndCompleteNamesLive() throws {
-        let daemon = try LiveDaemon(library: library.url)
-        let help = try daemon.ctl("--help").stdoutText
-        let bash = try daemon.ctl("completions", "bash")
-        #expect(bash.exitCode == 0)
-        let script = daemon.directory.appendingPathComponent("pickerctl.bash")
-        try bash.stdout.write(to: script)
-        #expect(try runProcess("/bin/bash", ["-n", script.path]).exitCode == 0, "bash script must parse")
-        for line in help.split(separator: "\n") where line.hasPrefix("  ") && !line.hasPrefix("   ") {
-            guard let first = line.split(separator: " ").first, !first.hasPrefix("-") else { continue }
-            #expect(bash.stdoutText.contains(String(first)), "bash completion lacks \(first)")
-        }
-        for shell in ["zsh", "fish"] {
-            let r = try daemon.ctl("completions", shell)
-            #expect(r.exitCode == 0 && r.stdoutText.contains("select-album"))
-        }
-        #expect(try daemon.ctl("completions", "tcsh").exitCode == 2)
-
-        _ = try daemon.ctl("session", "new", "--width", "100")
-        _ = try daemon.ctl("select-album", "Trip")
-        // Run the completion function the way bash would, against the live daemon.
-        let bin = TestEnvironment.binDirectory.path
-        let probe = """
-            PATH="\(bin):$PATH"; source "\(script.path)"
-            COMP_WORDS=(pickerctl --socket "\(daemon.socketPath)" select-photo L); COMP_CWORD=4; _pickerctl; echo "${COMPREPLY[*]}"
-            COMP_WORDS=(pickerctl --socket "\(daemon.socketPath)" select-album T); COMP_CWORD=4; _pickerctl; echo "${COMPREPLY[*]}"
-            COMP_WORDS=(pickerctl sess); COMP_CWORD=1; _pickerctl; echo "${COMPREPLY[*]}"
-            """
-        let r = try runProcess("/bin/bash", ["-c", probe])
-        let lines = r.stdoutText.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3, "\(r)")
-        #expect(lines.first == "Landscape_1.jpg Landscape_3.jpg")
-        #expect(lines.dropFirst().first == "Trip")
-        #expect(lines.last == "session")
     }
 }

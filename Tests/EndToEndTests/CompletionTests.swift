@@ -1,0 +1,278 @@
+import Foundation
+import Testing
+
+/// Shell completion against a live daemon whose album and photo names are hostile: each shell is
+/// driven as a user drives it, and no name may run a command or reach pickerctl altered.
+@Suite struct CompletionTests {
+    static let trip = #"Trip $(touch PWNED_album) `touch PWNED_bt` it's "q""#
+    static let photoA = "a $(touch PWNED_a).jpg"
+    static let photoB = "b `touch PWNED_b`.jpg"
+    static let photoC = #"c it's "q".jpg"#
+    static let photoNewline = "d new\nline.jpg"
+    static let photoE = "e plain.jpg"
+    static let photoF = "f wow!.jpg"
+    static let completablePhotos = [photoA, photoB, photoC, photoE, photoF]
+    static let albumNewline = "two\nlines"
+
+    let library: TemporaryLibrary
+    let scratch: ScratchFolder
+    var directory: URL { scratch.url }
+
+    init() throws {
+        library = try TemporaryLibrary()
+        let jpeg = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg")
+        for name in Self.completablePhotos + [Self.photoNewline] {
+            try library.add(jpeg, album: Self.trip, as: name)
+        }
+        try library.add(jpeg, album: "Plain", as: "x.jpg")
+        try library.add(jpeg, album: Self.albumNewline, as: "y.jpg")
+        // The shells' working and home folder: where a `touch PWNED_…` would land.
+        scratch = try ScratchFolder()
+    }
+
+    /// A daemon on the library with the default session's album set to the hostile one.
+    private func daemonInTrip() throws -> LiveDaemon {
+        let daemon = try LiveDaemon(library: library.url)
+        #expect(try daemon.ctl("session", "new", "--width", "100").exitCode == 0)
+        let r = try daemon.ctl("select-album", Self.trip)
+        #expect(r.exitCode == 0, "\(r)")
+        return daemon
+    }
+
+    /// The default session's album and photo, as the daemon has them.
+    private func selected(_ daemon: LiveDaemon) throws -> (album: String?, photo: String?) {
+        let r = try daemon.ctl("status", "--json")
+        let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
+        return (object?["album"] as? String, object?["photo"] as? String)
+    }
+
+    /// Files named PWNED… anywhere under the shells' folder or the library.
+    private func pwnedFiles() -> [String] {
+        [directory, library.url].flatMap { root in
+            (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])
+                .filter { ($0 as NSString).lastPathComponent.hasPrefix("PWNED") }
+        }
+    }
+
+    private func write(_ text: String, to name: String) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    private func script(_ daemon: LiveDaemon, _ shell: String) throws -> String {
+        let r = try daemon.ctl("completions", shell)
+        #expect(r.exitCode == 0, "\(r)")
+        return r.stdoutText
+    }
+
+    private func shellEnvironment(_ daemon: LiveDaemon, _ extra: [String: String] = [:]) -> [String: String] {
+        ["PATH": "\(TestEnvironment.binDirectory.path):/usr/bin:/bin", "HOME": directory.path, "TERM": "xterm-256color",
+         "LANG": "C.UTF-8", "PICKER_SOCKET": daemon.socketPath].merging(extra) { $1 }
+    }
+
+    // MARK: - The helper the scripts call
+
+    @Test func completeHelperPrintsOneNamePerLineAndLeavesOutNamesWithControlCharacters() throws {
+        let daemon = try daemonInTrip()
+        let albums = try daemon.ctl("__complete", "albums")
+        #expect(albums.exitCode == 0, "\(albums)")
+        #expect(albums.stdoutText == ["All Photos", "Plain", Self.trip].map { $0 + "\n" }.joined())
+        let photos = try daemon.ctl("__complete", "photos")
+        #expect(photos.stdoutText == Self.completablePhotos.map { $0 + "\n" }.joined())
+        // The daemon itself lists the names with a newline; only completion leaves them out.
+        let listed = try JSONSerialization.jsonObject(with: try daemon.ctl("albums", "--json").stdout) as? [[String: Any]]
+        #expect(listed?.contains { $0["name"] as? String == Self.albumNewline } == true)
+    }
+
+    // MARK: - bash
+
+    /// Calls the completion function the way readline does (COMP_WORDS, COMP_CWORD) for a typed
+    /// word, then lets bash parse the command line each candidate would make; prints the words.
+    @Test func bashOffersEachNameQuotedSoTheCommandLineCarriesItExactly() throws {
+        let daemon = try daemonInTrip()
+        let scriptURL = try write(try script(daemon, "bash"), to: "pickerctl.bash")
+        #expect(try runProcess("/bin/bash", ["-n", scriptURL.path]).exitCode == 0, "bash script must parse")
+        // For a typed word ending inside an open quote, readline replaces what follows the quote
+        // and closes it after a single match; the probe builds the line the same way.
+        let probe = #"""
+            cd "$1"; source "$2"; socket="$3"; shift 3
+            for typed in "$@"; do
+                COMP_WORDS=(pickerctl --socket "'$socket'" "${typed%%:*}" "${typed#*:}"); COMP_CWORD=4; COMPREPLY=()
+                _pickerctl
+                word="${typed#*:}"; _pickerctl_dequote "$word"; open="$OPEN"
+                pre=""  # the typed text up to and with the quote left open, where readline's word starts
+                if [[ -n $open ]]; then
+                    for ((k = 0; k < ${#word}; k++)); do _pickerctl_dequote "${word:0:k}"; [[ -z $OPEN ]] && pre="${word:0:k+1}"; done
+                fi
+                for c in "${COMPREPLY[@]}"; do
+                    eval "parsed=($pre$c$open)"
+                    printf '%s\x1f' "${#parsed[@]}" "${parsed[@]}"
+                done
+                printf '\x1e'
+            done
+            """#
+        let cases: [(typed: String, names: [String])] = [
+            ("select-photo:", Self.completablePhotos),
+            ("select-photo:a", [Self.photoA]),
+            (#"select-photo:a\ \$\(t"#, [Self.photoA]),
+            ("select-photo:'b", [Self.photoB]),
+            ("select-photo:\"b `", [Self.photoB]),
+            ("select-photo:\"c it's \\\"", [Self.photoC]),
+            ("select-photo:'c it'\\''s \"", [Self.photoC]),
+            ("select-photo:d", []),
+            ("select-photo:\"f", [Self.photoF]),
+            ("select-album:", ["All Photos", "Plain", Self.trip]),
+            ("select-album:'Trip $(", [Self.trip]),
+            ("select-album:Trip\\ \\$", [Self.trip]),
+        ]
+        let r = try runProcess("/bin/bash", ["-c", probe, "probe", directory.path, scriptURL.path, daemon.socketPath] + cases.map(\.typed),
+                               environment: ["PATH": "\(TestEnvironment.binDirectory.path):/usr/bin:/bin", "HOME": directory.path])
+        #expect(r.exitCode == 0, "\(r)")
+        let results = r.stdoutText.split(separator: "\u{1e}", omittingEmptySubsequences: false).dropLast()
+        #expect(results.count == cases.count, "\(r)")
+        for (c, result) in zip(cases, results) {
+            let fields = result.split(separator: "\u{1f}").map(String.init)
+            // Each candidate: "1" (one word on the line) followed by the word.
+            let pairs = stride(from: 0, to: fields.count - 1, by: 2).map { (fields[$0], fields[$0 + 1]) }
+            #expect(pairs.allSatisfy { $0.0 == "1" }, "\(c.typed): \(fields)")
+            #expect(pairs.map(\.1) == c.names, "\(c.typed)")
+        }
+        #expect(pwnedFiles().isEmpty, "completion ran a command: \(pwnedFiles())")
+    }
+
+    @Test func bashCompletesCommandsAndPlainNamesAsBefore() throws {
+        let daemon = try daemonInTrip()
+        let help = try daemon.ctl("--help").stdoutText
+        let text = try script(daemon, "bash")
+        for line in help.split(separator: "\n") where line.hasPrefix("  ") && !line.hasPrefix("   ") {
+            guard let first = line.split(separator: " ").first, !first.hasPrefix("-") else { continue }
+            #expect(text.contains(String(first)), "bash completion lacks \(first)")
+        }
+        #expect(try daemon.ctl("completions", "tcsh").exitCode == 2)
+        let scriptURL = try write(text, to: "pickerctl.bash")
+        let probe = """
+            cd "\(directory.path)"; source "\(scriptURL.path)"
+            COMP_WORDS=(pickerctl select-album P); COMP_CWORD=2; _pickerctl; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(pickerctl sess); COMP_CWORD=1; _pickerctl; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(pickerctl get-image --format p); COMP_CWORD=3; _pickerctl; echo "${COMPREPLY[*]}"
+            """
+        let r = try runProcess("/bin/bash", ["-c", probe], environment: shellEnvironment(daemon))
+        #expect(r.stdoutText == "Plain\nsession\npng\n", "\(r)")
+        #expect(pwnedFiles().isEmpty, "completion ran a command: \(pwnedFiles())")
+    }
+
+    @Test(.enabled(if: findExecutable("tmux") != nil, "needs tmux"))
+    func bashTabInsertsNamesThatReachPickerctlExactlyAndRunsNothing() throws {
+        let daemon = try daemonInTrip()
+        let scriptURL = try write(try script(daemon, "bash"), to: "pickerctl.bash")
+        let rc = try write("PS1='PK> '\nsource '\(scriptURL.path)'\n", to: "bashrc")
+        let shell = try TmuxShell(["/bin/bash", "--noprofile", "--rcfile", rc.path, "-i"],
+                                  environment: shellEnvironment(daemon), directory: directory, prompt: "PK> ")
+        try completeInteractively(shell, daemon, listKeys: ["Tab", "Tab"])
+    }
+
+    // MARK: - zsh
+
+    @Test(.enabled(if: findExecutable("tmux") != nil && findExecutable("zsh") != nil, "needs tmux and zsh"))
+    func zshTabInsertsNamesThatReachPickerctlExactlyAndRunsNothing() throws {
+        let daemon = try daemonInTrip()
+        let functions = directory.appendingPathComponent("zfunc")
+        _ = try write(try script(daemon, "zsh"), to: "zfunc/_pickerctl")
+        _ = try write("fpath=('\(functions.path)' $fpath)\nautoload -Uz compinit\ncompinit -u -D\nPS1='PK> '\n", to: "zdot/.zshrc")
+        let env = shellEnvironment(daemon, ["ZDOTDIR": directory.appendingPathComponent("zdot").path])
+        let shell = try TmuxShell([findExecutable("zsh") ?? "zsh", "-d", "-i"], environment: env, directory: directory, prompt: "PK> ")
+        try completeInteractively(shell, daemon, listKeys: ["Tab"])
+    }
+
+    // MARK: - fish
+
+    private func fishInit(_ scriptURL: URL) -> String {
+        "function fish_prompt; echo -n 'PK> '; end; set -g fish_greeting; set -g fish_autosuggestion_enabled 0; source '\(scriptURL.path)'"
+    }
+
+    @Test(.enabled(if: findExecutable("fish") != nil, "needs fish"))
+    func fishOffersTheNamesWithoutControlCharactersAsCandidates() throws {
+        let daemon = try daemonInTrip()
+        let scriptURL = try write(try script(daemon, "fish"), to: "pickerctl.fish")
+        let fish = findExecutable("fish") ?? "fish"
+        let photos = try runProcess(fish, ["--no-config", "-c", "source '\(scriptURL.path)'; complete -C 'pickerctl select-photo '"],
+                                    environment: shellEnvironment(daemon))
+        #expect(photos.stdoutText == Self.completablePhotos.map { $0 + "\n" }.joined(), "\(photos)")
+        // --socket typed on the line is passed on (the environment's socket is wrong here).
+        let line = "pickerctl --socket '\(daemon.socketPath)' select-album "
+        let albums = try runProcess(fish, ["--no-config", "-c", "source '\(scriptURL.path)'; complete -C \"\(line)\""],
+                                    environment: shellEnvironment(daemon, ["PICKER_SOCKET": "/nonexistent.sock"]))
+        #expect(albums.stdoutText == ["All Photos", "Plain", Self.trip].map { $0 + "\n" }.joined(), "\(albums)")
+        #expect(pwnedFiles().isEmpty, "completion ran a command: \(pwnedFiles())")
+    }
+
+    @Test(.enabled(if: findExecutable("tmux") != nil && findExecutable("fish") != nil, "needs tmux and fish"))
+    func fishTabInsertsNamesThatReachPickerctlExactlyAndRunsNothing() throws {
+        let daemon = try daemonInTrip()
+        let scriptURL = try write(try script(daemon, "fish"), to: "pickerctl.fish")
+        let shell = try TmuxShell([findExecutable("fish") ?? "fish", "--no-config", "-i", "-C", fishInit(scriptURL)],
+                                  environment: shellEnvironment(daemon), directory: directory, prompt: "PK> ")
+        try completeInteractively(shell, daemon, listKeys: ["Tab"])
+    }
+
+    // MARK: - The user's steps, shared by the shells
+
+    /// Lists the candidates, then for each photo types a prefix (bare, in single or double quotes),
+    /// presses Tab and Enter, and checks that the daemon selected exactly that photo; then the album.
+    private func completeInteractively(_ shell: TmuxShell, _ daemon: LiveDaemon, listKeys: [String]) throws {
+        try shell.type("pickerctl select-photo ")
+        try shell.press(keys: listKeys)
+        let listing = try shell.waitFor("the photo candidates") { $0.contains("plain.jpg") }
+        #expect(listing.contains("PWNED_a") && listing.contains("PWNED_b") && listing.contains("it"), "\(listing)")
+        #expect(!listing.contains("line.jpg"), "a name with a newline must not be offered: \(listing)")
+        try shell.press("C-c")
+        try shell.waitForPrompt()
+
+        let steps: [(typed: String, name: String)] = [
+            ("a", Self.photoA), ("'b", Self.photoB), ("\"c", Self.photoC), ("e", Self.photoE),
+            ("\"a", Self.photoA), ("'c", Self.photoC), ("b", Self.photoB), ("\"f", Self.photoF), ("e", Self.photoE), ("f", Self.photoF),
+        ]
+        for step in steps {
+            try run(shell, typed: "pickerctl select-photo " + step.typed)
+            try waitUntil("photo \(step.name)") { try selected(daemon).photo == step.name }
+        }
+        try run(shell, typed: "pickerctl select-album T")
+        try waitUntil("album \(Self.trip)") { try selected(daemon).album == Self.trip }
+        #expect(pwnedFiles().isEmpty, "completion ran a command: \(pwnedFiles())")
+    }
+
+    /// Types a command line, presses Tab, waits for the completion to appear, then Enter and the prompt.
+    private func run(_ shell: TmuxShell, typed: String) throws {
+        try shell.type(typed)
+        try shell.waitFor("the typed line") { _ in try shell.lastLine().hasSuffix(typed) }
+        try shell.press("Tab")
+        try shell.waitFor("a completion of '\(typed)'") { _ in
+            let line = try shell.lastLine()
+            return !line.hasSuffix(typed) && line.contains(typed.prefix(while: { $0 != "'" && $0 != "\"" }))
+        }
+        try shell.press("Enter")
+        try shell.waitForPrompt()
+    }
+
+    private func waitUntil(_ what: String, seconds: Double = 15, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while try !condition() {
+            if Date() > deadline { throw TmuxError.timeout(what, screen: "") }
+            usleep(30_000)
+        }
+    }
+}
+
+/// A short-pathed temporary folder (tmux's socket lives in it), removed when released.
+final class ScratchFolder: @unchecked Sendable {
+    let url: URL
+
+    init() throws {
+        url = URL(fileURLWithPath: "/tmp/pkc-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
