@@ -16,13 +16,14 @@ public enum AtomicFileWriter {
     /// - Parameters:
     ///   - name: a plain file name (no `/`).
     ///   - directory: a descriptor of the folder (`O_DIRECTORY`).
-    ///   - bytes: the new content; the file gets mode 0600.
+    ///   - bytes: the new content.
+    ///   - mode: the new file's permission bits before the umask (default 0600: private).
     ///   - durable: fsync the file before the rename and the folder after it (state files);
     ///     false for caches, where a file a crash leaves empty is simply made again.
     /// - Throws: `SystemError` naming the failed call (`openat`, `write`, `fsync`, `renameat`).
-    public static func replace(_ name: String, in directory: Int32, with bytes: [UInt8],
+    public static func replace(_ name: String, in directory: Int32, with bytes: [UInt8], mode: mode_t = 0o600,
                                durable: Bool) throws(SystemError) {
-        let (fd, temp) = try createTemporary(for: name, in: directory)
+        let (fd, temp) = try createTemporary(for: name, in: directory, mode: mode)
         do {
             defer { FileDescriptorIO.close(fd) }
             try writeAll(fd, bytes)
@@ -35,17 +36,18 @@ public enum AtomicFileWriter {
         if durable { _ = try retryingInterrupts("fsync (folder)") { fsync(directory) } }
     }
 
-    /// Replaces the file at `path`: its folder is opened `O_DIRECTORY|O_NOFOLLOW` (a symlink
-    /// in place of the folder itself is refused) and the file replaced inside it.
-    public static func replace(path: String, with bytes: [UInt8], durable: Bool) throws(SystemError) {
+    /// Replaces the file at `path`: its folder is opened as the path names it (`O_DIRECTORY`) and
+    /// the file replaced inside it; nothing planted inside the folder is followed.
+    public static func replace(path: String, with bytes: [UInt8], mode: mode_t = 0o600,
+                               durable: Bool) throws(SystemError) {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let dfd = try retryingInterrupts("open \(folder)") {
-            open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
         defer { FileDescriptorIO.close(dfd) }
-        try replace(name, in: dfd, with: bytes, durable: durable)
+        try replace(name, in: dfd, with: bytes, mode: mode, durable: durable)
     }
 
     /// Writes every byte to a blocking file descriptor (`write(2)`), looping over short writes.
@@ -63,12 +65,13 @@ public enum AtomicFileWriter {
     }
 
     /// `openat(2)` of a fresh `.NAME.tmp-RANDOM` with `O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC`,
-    /// mode 0600; a name that already exists (planted or left over) is skipped for another.
-    private static func createTemporary(for name: String, in directory: Int32) throws(SystemError) -> (Int32, String) {
+    /// mode `mode`; a name that already exists (planted or left over) is skipped for another.
+    private static func createTemporary(for name: String, in directory: Int32,
+                                        mode: mode_t) throws(SystemError) -> (Int32, String) {
         var attempt = 0
         while true {
             let temp = ".\(name).tmp-\(randomHex())"
-            let fd = openat(directory, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            let fd = openat(directory, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 { return (fd, temp) }
             let error = Errno.current
             attempt += 1
