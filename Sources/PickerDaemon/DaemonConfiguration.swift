@@ -5,12 +5,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var libraryRoot: String
     public var socketPath: String
     public var cacheMB: Int
-    public var stateDirectory: String
+    /// Where sessions are saved; nil when no safe default exists (then they are kept in memory only).
+    public var stateDirectory: String?
     public var maxMegapixels: Int
     /// `$XDG_CACHE_HOME` (else `~/.cache`) for freedesktop thumbnails; nil when `--no-shared-thumbnails`.
     public var thumbnailCacheHome: String?
 
-    public init(libraryRoot: String, socketPath: String, cacheMB: Int, stateDirectory: String, maxMegapixels: Int,
+    public init(libraryRoot: String, socketPath: String, cacheMB: Int, stateDirectory: String?, maxMegapixels: Int,
                 thumbnailCacheHome: String?) {
         self.libraryRoot = libraryRoot
         self.socketPath = socketPath
@@ -20,10 +21,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.thumbnailCacheHome = thumbnailCacheHome
     }
 
-    /// `$XDG_CACHE_HOME`, else `~/.cache`.
-    public static func defaultCacheHome(_ env: [String: String]) -> String {
+    /// `$XDG_CACHE_HOME`, else `~/.cache`; nil (no shared thumbnails) when neither is an absolute
+    /// path. Never a shared folder such as /tmp, where another user could plant files first.
+    public static func defaultCacheHome(_ env: [String: String]) -> String? {
         if let p = env["XDG_CACHE_HOME"], p.hasPrefix("/") { return p }
-        return (env["HOME"] ?? "/tmp") + "/.cache"
+        return absoluteHome(env).map { $0 + "/.cache" }
     }
 
     /// Library root by SPEC: `--library`, else `$PICKER_LIBRARY`, else the XDG pictures folder, else `~/Pictures`.
@@ -35,10 +37,18 @@ public struct DaemonConfiguration: Sendable, Equatable {
         return home + "/Pictures"
     }
 
-    /// `$XDG_STATE_HOME/pickerd`, else `~/.local/state/pickerd`.
-    public static func defaultStateDirectory(_ env: [String: String]) -> String {
+    /// `$XDG_STATE_HOME/pickerd`, else `~/.local/state/pickerd`; nil when neither is an absolute
+    /// path: the daemon then says so and keeps sessions in memory only, never under /tmp.
+    public static func defaultStateDirectory(_ env: [String: String]) -> String? {
         if let p = env["XDG_STATE_HOME"], p.hasPrefix("/") { return p + "/pickerd" }
-        return (env["HOME"] ?? "/tmp") + "/.local/state/pickerd"
+        return absoluteHome(env).map { $0 + "/.local/state/pickerd" }
+    }
+
+    /// `$HOME` without a trailing slash, when it is an absolute path other than "/".
+    static func absoluteHome(_ env: [String: String]) -> String? {
+        guard let home = env["HOME"], home.hasPrefix("/") else { return nil }
+        let trimmed = home.hasSuffix("/") ? String(home.dropLast()) : home
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// Reads `XDG_<NAME>_DIR="..."` from `~/.config/user-dirs.dirs`, as xdg-user-dir does.

@@ -51,17 +51,11 @@ enum Output {
             }
             return
         }
-        let temp = path + ".pickerctl-\(getpid()).tmp"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .failure)
-        }
-        let ok = writeAll(fd, bytes)
-        let closed = close(fd) == 0
-        guard ok, closed, rename(temp, path) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(temp)
-            throw CLIError(message: "cannot write \(path): \(why)", exitCode: .failure)
+        // Temp file with O_EXCL|O_NOFOLLOW and a random name: a symlink planted beside `path` is never followed.
+        do {
+            try AtomicFileWriter.replace(path: path, with: bytes, mode: 0o644, durable: false)
+        } catch {
+            throw CLIError(message: "cannot write \(path): \(error.errno)", exitCode: .failure)
         }
     }
 

@@ -48,13 +48,13 @@ import PickerProtocol
     }
 
     @Test func jpegOfTransparentPixelsIsFlattenedOnWhite() throws {
-        let clear = PixelImage(width: 16, height: 16, channels: 4, filledWith: .black, alpha: 0)
+        let clear = try PixelImage(width: 16, height: 16, channels: 4, filledWith: .black, alpha: 0)
         let back = try decode(try ImageEncoder.encode(clear, as: .jpeg, quality: 95), .jpeg)
         #expect(back.pixels.allSatisfy { $0 >= 250 })
     }
 
     @Test func oneByOneImagesEncodeInEveryFormat() throws {
-        let dot = PixelImage(width: 1, height: 1, channels: 3, filledWith: RGBColor(red: 10, green: 200, blue: 30))
+        let dot = try PixelImage(width: 1, height: 1, channels: 3, filledWith: RGBColor(red: 10, green: 200, blue: 30))
         for format in ImageFormat.allCases {
             let back = try decode(try ImageEncoder.encode(dot, as: format, quality: 80), format)
             #expect(back.width == 1 && back.height == 1)

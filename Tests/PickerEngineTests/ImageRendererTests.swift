@@ -151,7 +151,7 @@ import PickerProtocol
                                                      fit: FitTarget(maxWidth: 192, maxHeight: 108, allowUpscale: true),
                                                      maxPixels: 1 << 30)
         #expect(fitted.size == PixelSize(width: 192, height: 96))
-        var canvas = Compositor.canvas(canvasSize, colour: .black)
+        var canvas = try Compositor.canvas(canvasSize, colour: .black)
         let place = FitMath.centred(fitted.size, in: canvasSize)
         Compositor.draw(fitted, onto: &canvas, x: place.x, y: place.y)
         #expect(canvas.size == canvasSize)
@@ -171,7 +171,7 @@ import PickerProtocol
     }
 
     @Test func transparentPngFlattensOnlyForJpegOutput() throws {
-        let clear = PixelImage(width: 20, height: 20, channels: 4, filledWith: .black, alpha: 0)
+        let clear = try PixelImage(width: 20, height: 20, channels: 4, filledWith: .black, alpha: 0)
         let data = try ImageEncoder.encode(clear, as: .png, quality: 100)
         let header = ImageHeader(format: .png, storedWidth: 20, storedHeight: 20)
         let png = try ImageRenderer.render(data: data, header: header, photoName: "clear.png",

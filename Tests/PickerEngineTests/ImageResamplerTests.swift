@@ -42,7 +42,7 @@ import PickerProtocol
     @Test(arguments: [3, 4])
     func uniformImageStaysUniformWithNoDarkEdges(channels: Int) throws {
         let colour = RGBColor(red: 200, green: 120, blue: 30)
-        let src = PixelImage(width: 403, height: 251, channels: channels, filledWith: colour)
+        let src = try PixelImage(width: 403, height: 251, channels: channels, filledWith: colour)
         for (tw, th) in [(100, 62), (37, 23), (403, 251), (800, 500), (13, 200)] {
             let out = try Resampler.resample(src, to: PixelSize(width: tw, height: th))
             var worst = 0

@@ -1,11 +1,14 @@
 /// Where thumbnail cells go: as many columns as fit the pane width (at least one),
 /// 10 px between cells, 16 px around them; with a pane height, rows that do not
-/// fit go to later pages. Pure arithmetic.
+/// fit go to later pages. No page is taller than `maxPageHeight`, so a huge album without a pane
+/// height is paged too and every page image stays within the canvas limit. Pure arithmetic.
 public struct GridLayout: Equatable, Sendable {
     public static let spacing = 10
     public static let padding = 16
     public static let defaultCellSize = 100
     public static let cellSizeRange = 16...1024
+    /// The tallest page image: the largest pane side.
+    public static let maxPageHeight = 8192
 
     public let cellSize: Int
     public let columns: Int
@@ -22,11 +25,9 @@ public struct GridLayout: Equatable, Sendable {
         self.count = max(0, count)
         columns = max(1, (paneWidth - 2 * GridLayout.padding + GridLayout.spacing) / pitch)
         totalRows = (self.count + columns - 1) / columns
-        if let h = paneHeight {
-            rowsPerPage = max(1, (h - 2 * GridLayout.padding + GridLayout.spacing) / pitch)
-        } else {
-            rowsPerPage = max(1, totalRows)
-        }
+        let rowsThatFit = { (h: Int) in max(1, (h - 2 * GridLayout.padding + GridLayout.spacing) / pitch) }
+        let tallest = rowsThatFit(GridLayout.maxPageHeight)
+        rowsPerPage = min(tallest, paneHeight.map(rowsThatFit) ?? max(1, totalRows))
         pages = max(1, (totalRows + rowsPerPage - 1) / rowsPerPage)
         width = max(paneWidth, 2 * GridLayout.padding + columns * cellSize + (columns - 1) * GridLayout.spacing)
     }

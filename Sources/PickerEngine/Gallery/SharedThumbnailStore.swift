@@ -208,7 +208,9 @@ public final class SharedThumbnailStore: Sendable {
     /// `Software` under `fail/<app>-<version>/`. Failures to write are logged and swallowed.
     public func recordFailure(absolutePath: String, mtime: Int64) {
         guard let name = cacheName(absolutePath), !isInsideCache(absolutePath) else { return }
-        let empty = PixelImage(width: 1, height: 1, channels: 4, filledWith: RGBColor(red: 0, green: 0, blue: 0), alpha: 0)
+        guard let empty = orLog("making a failure record", {
+            try PixelImage(width: 1, height: 1, channels: 4, filledWith: RGBColor(red: 0, green: 0, blue: 0), alpha: 0)
+        }) else { return }
         write(empty, texts: [("Thumb::URI", name.uri), ("Thumb::MTime", String(mtime)), ("Software", software)],
               folder: failureDirectory, file: name.file, what: "failure record for \(absolutePath)")
     }

@@ -81,7 +81,10 @@ final class ThumbnailCells: Sendable {
         return try? Compositor.flatten(cell, over: GridPainter.background)
     }
 
+    /// A grey cell; `size` is 16…1024 (checked by the caller), far inside the canvas limit.
     private func placeholder(_ size: Int) -> PixelImage {
-        Compositor.canvas(PixelSize(width: size, height: size), colour: GridPainter.placeholder)
+        let grey = GridPainter.placeholder
+        return (try? Compositor.canvas(PixelSize(width: size, height: size), colour: grey))
+            ?? PixelImage(unchecked: 1, height: 1, channels: 3, pixels: [grey.red, grey.green, grey.blue])
     }
 }

@@ -3,8 +3,8 @@ import Glibc
 #endif
 import PickerSystem
 
-/// The system calls the shared thumbnail cache needs: bounded whole-file reads, `mkdir -p`
-/// with mode 0700, and replacing a file through a temporary file in the same folder.
+/// The file access the shared thumbnail cache needs: bounded whole-file reads, `mkdir -p`
+/// with mode 0700, and replacing a file atomically (both through PickerSystem).
 /// `EINTR` is retried; failures come back as `SystemError` (naming the call) or a value.
 enum ThumbnailFiles {
     /// What reading a cache file gave.
@@ -39,46 +39,16 @@ enum ThumbnailFiles {
         }
     }
 
-    /// `mkdir -p` (`mkdir(2)`): every missing folder of the absolute path `dir` is created
-    /// with mode 0700, as the thumbnail standard asks. Existing folders are left as they are.
+    /// `mkdir -p`: every missing folder of the absolute path `dir` is created with mode 0700,
+    /// as the thumbnail standard asks. Existing folders are left as they are.
     static func makeDirectories(_ dir: String) throws(SystemError) {
-        var path = ""
-        for part in dir.split(separator: "/", omittingEmptySubsequences: true) {
-            path += "/" + part
-            if mkdir(path, 0o700) != 0 {
-                let error = Errno.current
-                if error.rawValue == EEXIST { continue }
-                throw SystemError("mkdir \(path)", error)
-            }
-        }
+        try FileSystemPaths.makeDirectories(dir, mode: 0o700)
     }
 
-    /// Replaces `path` with `bytes` so readers see the old file or the new one, never a
-    /// partial one: `mkstemp(3)` in the same folder (mode 0600), `write(2)` all, `fchmod(2)`
-    /// 0600, `rename(2)` over. No fsync: this is a cache, and a file a crash leaves empty
-    /// fails validation and is simply made again.
+    /// Replaces `path` with `bytes` (mode 0600) so readers see the old file or the new one, never
+    /// a partial one, and nothing planted in the folder is followed (see `AtomicFileWriter`).
+    /// No fsync: this is a cache, and a file a crash leaves empty fails validation and is made again.
     static func replace(_ path: String, with bytes: [UInt8]) throws(SystemError) {
-        let dir = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        var template = Array((dir + "/.pickerd-thumbnail-XXXXXX").utf8CString)
-        let fd = try retryingInterrupts("mkstemp") { mkstemp(&template) }
-        let temp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        do {
-            defer { FileDescriptorIO.close(fd) }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            var offset = 0
-            while offset < bytes.count {
-                let n = try bytes.withRawBytes { raw throws(SystemError) in
-                    try retryingInterrupts("write") {
-                        Glibc.write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-                    }
-                }
-                offset += n
-            }
-            _ = try retryingInterrupts("fchmod") { fchmod(fd, 0o600) }
-            _ = try retryingInterrupts("rename") { rename(temp, path) }
-        } catch {
-            unlink(temp)
-            throw error
-        }
+        try AtomicFileWriter.replace(path: path, with: bytes, durable: false)
     }
 }

@@ -19,8 +19,9 @@ public enum Compositor {
     }
 
     /// A new RGB canvas of one colour.
-    public static func canvas(_ size: PixelSize, colour: RGBColor) -> PixelImage {
-        PixelImage(width: size.width, height: size.height, channels: 3, filledWith: colour)
+    /// - Throws: `.imageTooLarge` when `size` exceeds `PixelImage.maxCanvasPixels` (checked before allocating).
+    public static func canvas(_ size: PixelSize, colour: RGBColor) throws(PickerError) -> PixelImage {
+        try PixelImage(width: size.width, height: size.height, channels: 3, filledWith: colour)
     }
 
     /// Draws `image` (alpha-blended when RGBA) onto an RGB `canvas` with its

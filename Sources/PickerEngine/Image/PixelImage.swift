@@ -1,3 +1,5 @@
+import PickerProtocol
+
 /// A decoded picture in memory: 8-bit interleaved RGB or RGBA, rows tightly packed.
 ///
 /// RGBA uses straight (not premultiplied) alpha.
@@ -22,20 +24,38 @@ public struct PixelImage: Sendable, Equatable {
         self.pixels = pixels
     }
 
-    /// An image filled with one colour (alpha only used when `channels` is 4).
+    /// The most pixels a canvas made from a size may have: the largest pane (8192 px a side)
+    /// squared, 192 MiB as RGB. Sizes come from clients and files, so they are checked
+    /// before anything is allocated.
+    public static let maxCanvasPixels = 8192 * 8192
+
+    /// The byte count of a `width`×`height` canvas of `channels` channels, checked without
+    /// overflowing.
+    /// - Throws: `.imageTooLarge` when the canvas would exceed `maxCanvasPixels`.
+    public static func canvasByteCount(width: Int, height: Int, channels: Int) throws(PickerError) -> Int {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maxCanvasPixels else {
+            throw PickerError(.imageTooLarge,
+                              "a \(width)x\(height) px canvas is more than the \(maxCanvasPixels) pixels (8192x8192) allowed")
+        }
+        return pixels * channels
+    }
+
+    /// An image filled with one colour (alpha only used when `channels` is 4); sides below 1 count as 1.
+    /// - Throws: `.imageTooLarge` when the size exceeds `maxCanvasPixels`, instead of allocating it.
     public init(width: Int, height: Int, channels: Int = 3,
-                filledWith colour: RGBColor, alpha: UInt8 = 255) {
+                filledWith colour: RGBColor, alpha: UInt8 = 255) throws(PickerError) {
         let w = max(1, width), h = max(1, height)
         let c = channels == 4 ? 4 : 3
-        var bytes = [UInt8](repeating: 0, count: w * h * c)
-        var i = 0
-        while i < bytes.count {
-            bytes[i] = colour.red
-            bytes[i + 1] = colour.green
-            bytes[i + 2] = colour.blue
-            if c == 4 { bytes[i + 3] = alpha }
-            i += c
-        }
+        let total = try PixelImage.canvasByteCount(width: w, height: h, channels: c)
+        let pixel = c == 4 ? [colour.red, colour.green, colour.blue, alpha] : [colour.red, colour.green, colour.blue]
+        // One row by pixels, then whole rows copied: fast even in debug builds at 8192x8192.
+        var row = [UInt8]()
+        row.reserveCapacity(w * c)
+        for _ in 0..<w { row.append(contentsOf: pixel) }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(total)
+        for _ in 0..<h { bytes.append(contentsOf: row) }
         self.width = w
         self.height = h
         self.channels = c

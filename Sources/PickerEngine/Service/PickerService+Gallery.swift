@@ -39,7 +39,7 @@ extension PickerService {
             let cell = thumbnailCells.cell(for: photos[i], size: size)
             made.withLock { $0[i] = cell }
         }
-        var canvas = Compositor.canvas(PixelSize(width: geometry.width, height: geometry.height),
+        var canvas = try Compositor.canvas(PixelSize(width: geometry.width, height: geometry.height),
                                        colour: GridPainter.background)
         let images = made.withLock { $0 }
         for (i, cell) in cells.enumerated() {
@@ -71,7 +71,7 @@ extension PickerService {
             data: fileBytes, header: header, photoName: photo.fileName,
             fit: FitTarget(maxWidth: request.width, maxHeight: request.height, allowUpscale: true),
             maxPixels: configuration.maxPixels)
-        var canvas = Compositor.canvas(PixelSize(width: request.width, height: request.height), colour: .black)
+        var canvas = try Compositor.canvas(PixelSize(width: request.width, height: request.height), colour: .black)
         let at = FitMath.centred(picture.size, in: canvas.size)
         Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)
         let bytes = try ImageEncoder.encode(canvas, as: request.format, quality: quality)

@@ -3,28 +3,34 @@ import PickerProtocol
 import PickerSystem
 import Synchronization
 
-/// All sessions, behind one lock, saved atomically to disk after every change
-/// (temp file, fsync, rename, fsync of the folder), so a crash loses nothing.
+/// All sessions, behind one lock, saved atomically to `sessions.json` in the state folder after
+/// every change (see `AtomicFileWriter`), so a crash loses nothing and nothing planted is followed.
+/// A save that fails (a full disk) is logged; the previous file stays and the daemon goes on.
 public final class SessionStore: Sendable {
     private let sessions: Mutex<[String: Session]>
-    private let fileURL: URL?
+    /// nil keeps sessions in memory only (no state folder, or one that was refused).
+    private let folder: StateDirectory?
     private let saveLock = Mutex<Void>(())
 
-    private struct SavedState: Codable {
-        var version: Int
-        var sessions: [Session]
-    }
-
     /// - Parameter stateDirectory: where `sessions.json` lives; nil keeps sessions in memory only.
+    ///   A folder that cannot be used safely (owned by another uid, a symlink) is logged and
+    ///   sessions are then kept in memory only.
     public init(stateDirectory: String?) {
-        guard let dir = stateDirectory else {
-            fileURL = nil
+        guard let path = stateDirectory else {
+            Log.error("no state folder (neither XDG_STATE_HOME nor HOME is an absolute path, and no --state-dir): sessions are kept in memory only and will not survive a restart")
+            folder = nil
             sessions = Mutex([:])
             return
         }
-        let url = URL(fileURLWithPath: dir).appendingPathComponent("sessions.json")
-        fileURL = url
-        sessions = Mutex(SessionStore.load(url))
+        do {
+            let opened = try StateDirectory(path: path)
+            folder = opened
+            sessions = Mutex(SessionStore.load(opened))
+        } catch {
+            Log.error("\(error.message); sessions are kept in memory only and will not survive a restart")
+            folder = nil
+            sessions = Mutex([:])
+        }
     }
 
     /// Runs `body` on the named session and saves if it changed.
@@ -58,12 +64,12 @@ public final class SessionStore: Sendable {
             guard dict[session.name] == nil else {
                 throw PickerError(.sessionExists, "session '\(session.name)' already exists")
             }
-            guard dict.count < 1024 else {
+            guard dict.count < SavedSessions.maxSessions else {
                 throw PickerError(.tooBusy, "too many sessions (limit 1024); close some with `pickerctl session close`")
             }
             dict[session.name] = session
         }
-        Log.info("session '\(session.name)' created (\(session.width)x\(session.height.map(String.init) ?? "-"))")
+        Log.info("session '\(SessionRules.printable(session.name))' created (\(session.width)x\(session.height.map(String.init) ?? "-"))")
         save()
     }
 
@@ -71,7 +77,7 @@ public final class SessionStore: Sendable {
         try sessions.withLock { (dict) throws(PickerError) in
             guard dict.removeValue(forKey: name) != nil else { throw SessionStore.missing(name, dict.count) }
         }
-        Log.info("session '\(name)' closed")
+        Log.info("session '\(SessionRules.printable(name))' closed")
         save()
     }
 
@@ -82,37 +88,45 @@ public final class SessionStore: Sendable {
     // MARK: persistence
 
     private func save() {
-        guard let url = fileURL else { return }
+        guard let folder else { return }
         // Serialise writers so an older snapshot never lands after a newer one.
         saveLock.withLock { _ in
-            let state = SavedState(version: 1, sessions: all())
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            guard let data = orLog("encoding sessions", { try encoder.encode(state) }) else { return }
+            guard let bytes = orLog("encoding sessions", { try SavedSessions.encode(all()) }) else { return }
             do {
-                try AtomicFile.write(Array(data), to: url.path)
+                try folder.replace(SavedSessions.fileName, with: bytes)
             } catch {
-                Log.error("saving sessions to \(url.path): \(error)")
+                Log.error("saving sessions to \(folder.path)/\(SavedSessions.fileName) failed (\(error)); the previous file is kept")
             }
         }
     }
 
-    private static func load(_ url: URL) -> [String: Session] {
-        let path = url.path
-        guard FileManager.default.fileExists(atPath: path) else { return [:] }
-        do {
-            let data = try Data(contentsOf: url)
-            let state = try JSONDecoder().decode(SavedState.self, from: data)
-            var dict: [String: Session] = [:]
-            for s in state.sessions { dict[s.name] = s }
-            Log.info("restored \(dict.count) session(s) from \(path)")
-            return dict
-        } catch {
-            // A torn or corrupt file must never stop the daemon: keep it for inspection, start empty.
-            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-            rename(path, aside)
-            Log.error("session file \(path) is unreadable (\(error)); moved aside to \(aside), starting with no sessions")
+    /// The valid sessions of the folder's `sessions.json`. A file that cannot be read as a whole
+    /// (torn, not JSON, a symlink, too big) never stops the daemon: it is moved aside for
+    /// inspection and the daemon starts with no sessions.
+    private static func load(_ folder: StateDirectory) -> [String: Session] {
+        let path = folder.path + "/" + SavedSessions.fileName
+        let problem: String
+        switch folder.read(SavedSessions.fileName, maxBytes: SavedSessions.maxFileBytes) {
+        case .missing:
             return [:]
+        case .refused(let why):
+            problem = why
+        case .bytes(let bytes):
+            do {
+                let restored = try SavedSessions.decode(bytes, from: path)
+                Log.info("restored \(restored.count) session(s) from \(path)")
+                return restored
+            } catch {
+                problem = "\(error)"
+            }
         }
+        let aside = SavedSessions.fileName + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+        do {
+            try folder.rename(SavedSessions.fileName, to: aside)
+            Log.error("session file \(path) is unreadable (\(problem)); moved aside to \(aside), starting with no sessions")
+        } catch {
+            Log.error("session file \(path) is unreadable (\(problem)) and cannot be moved aside (\(error)); starting with no sessions")
+        }
+        return [:]
     }
 }

@@ -1,0 +1,94 @@
+import PickerProtocol
+
+/// The one set of rules a session must satisfy, applied both to client requests
+/// (`session new`, `resize`) and to sessions restored from `sessions.json`, so a
+/// tampered state file can never hold what a client could not have asked for.
+public enum SessionRules {
+    public static let paneRange = 16...8192
+    public static let maxSelectionRange = 1...1000
+    public static let maxNameBytes = 128
+    public static let maxTitleBytes = 256
+
+    /// Session names: 1…128 bytes, no '/', no control characters (C0, DEL, C1).
+    /// - Throws: `.invalidName`.
+    public static func validate(name: String) throws(PickerError) {
+        guard !name.isEmpty, name.utf8.count <= maxNameBytes else {
+            throw PickerError(.invalidName, "session name must be 1…\(maxNameBytes) bytes")
+        }
+        guard !name.unicodeScalars.contains(where: { $0 == "/" || isControl($0) }) else {
+            throw PickerError(.invalidName, "session name must not contain '/' or control characters")
+        }
+    }
+
+    /// Titles: at most 256 bytes, no control characters (C0 such as ESC or newline, DEL, C1 such as U+009B).
+    /// - Throws: `.invalidArgument` naming the rule (never echoing the title's bytes).
+    public static func validate(title: String) throws(PickerError) {
+        guard title.utf8.count <= maxTitleBytes else {
+            throw PickerError(.invalidArgument, "title is longer than \(maxTitleBytes) bytes")
+        }
+        if let bad = title.unicodeScalars.first(where: isControl) {
+            throw PickerError(.invalidArgument, "title must not contain control characters (found U+\(hex4(bad.value)))")
+        }
+    }
+
+    /// - Throws: `.outOfRange` naming the range.
+    public static func validatePane(width: Int, height: Int?) throws(PickerError) {
+        guard paneRange.contains(width) else {
+            throw PickerError(.outOfRange, "pane width \(width) is out of range 16…8192 px")
+        }
+        if let h = height, !paneRange.contains(h) {
+            throw PickerError(.outOfRange, "pane height \(h) is out of range 16…8192 px")
+        }
+    }
+
+    /// - Throws: `.outOfRange` naming the range.
+    public static func validate(maxSelection: Int) throws(PickerError) {
+        guard maxSelectionRange.contains(maxSelection) else {
+            throw PickerError(.outOfRange, "max selection \(maxSelection) is out of range \(maxSelectionRange.lowerBound)…\(maxSelectionRange.upperBound)")
+        }
+    }
+
+    /// Everything a whole session must satisfy: the request rules plus the state only the
+    /// daemon sets (album and photo names, a pick list within the maximum of valid relative names).
+    /// - Throws: the first rule broken.
+    public static func validate(_ s: Session) throws(PickerError) {
+        try validate(name: s.name)
+        try validatePane(width: s.width, height: s.height)
+        try validate(maxSelection: s.maxSelection)
+        try validate(title: s.title)
+        if let album = s.album { _ = try LibraryPath.validatedName(album, what: "album") }
+        if let photo = s.photo { _ = try LibraryPath.validatedName(photo, what: "photo") }
+        guard s.selection.count <= s.maxSelection else {
+            throw PickerError(.outOfRange, "selection of \(s.selection.count) photos exceeds its maximum of \(s.maxSelection)")
+        }
+        for path in s.selection { _ = try LibraryPath.validatedName(path, what: "photo") }
+    }
+
+    /// C0 controls, DEL and C1 controls (U+0080…U+009F).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
+    }
+
+    /// `text` with control characters and backslashes shown as `\xNN` / `\u{NN}`, for logs.
+    public static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) || scalar == "\\" {
+                out += scalar.value < 0x80 ? "\\x\(hex2(scalar.value))" : "\\u{\(hex2(scalar.value))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func hex2(_ v: UInt32) -> String {
+        let d = String(v, radix: 16)
+        return d.count < 2 ? "0" + d : d
+    }
+
+    private static func hex4(_ v: UInt32) -> String {
+        let d = String(v, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - d.count)) + d
+    }
+}

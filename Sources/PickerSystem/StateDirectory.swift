@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a state folder cannot be used.
+public struct StateDirectoryError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A folder for the daemon's private state (`sessions.json`), held open by descriptor so every
+/// later read and write happens inside this very folder, whatever is renamed or planted later.
+///
+/// Opening it creates missing folders (mode 0700), opens the last one with
+/// `O_DIRECTORY|O_NOFOLLOW` (a symlink there is refused) and checks it: a folder owned by
+/// another uid is **refused**; one owned by us with group or other permission bits is
+/// **tightened to 0700** with `fchmod(2)` and the change logged.
+public final class StateDirectory: Sendable {
+    /// The path it was opened by (for messages).
+    public let path: String
+    /// The open folder (`O_DIRECTORY`); closed when this value goes away.
+    public let descriptor: Int32
+
+    /// What reading a file of the folder gave.
+    public enum ReadResult: Equatable, Sendable {
+        case bytes([UInt8])
+        /// No such file: the ordinary first start.
+        case missing
+        /// Present but refused: a symlink, not a regular file, too big, or an I/O error.
+        case refused(String)
+    }
+
+    /// Creates (if needed), opens and checks the state folder at `path`.
+    /// - Throws: `StateDirectoryError` saying what is wrong and where.
+    public init(path: String) throws(StateDirectoryError) {
+        do {
+            try FileSystemPaths.makeDirectories(path, mode: 0o700)
+        } catch {
+            throw StateDirectoryError("cannot create the state folder \(path): \(error)")
+        }
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = Errno.current
+            let why = e.rawValue == ELOOP || e.rawValue == ENOTDIR ? "it is a symlink or not a folder" : "\(e)"
+            throw StateDirectoryError("cannot open the state folder \(path): \(why)")
+        }
+        do {
+            try StateDirectory.checkOwnerAndMode(fd, path: path)
+        } catch {
+            FileDescriptorIO.close(fd)
+            throw error
+        }
+        self.path = path
+        self.descriptor = fd
+    }
+
+    deinit { FileDescriptorIO.close(descriptor) }
+
+    /// Refuses a folder of another uid; tightens group/other bits of ours to 0700 (`fstat(2)`, `fchmod(2)`).
+    private static func checkOwnerAndMode(_ fd: Int32, path: String) throws(StateDirectoryError) {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw StateDirectoryError("cannot stat the state folder \(path): \(Errno.current)") }
+        let me = geteuid()
+        guard st.st_uid == me else {
+            throw StateDirectoryError("the state folder \(path) is owned by uid \(st.st_uid), not by this user (uid \(me)); refusing to keep sessions there")
+        }
+        let mode = st.st_mode & 0o7777
+        guard mode & 0o077 != 0 else { return }
+        guard fchmod(fd, 0o700) == 0 else {
+            throw StateDirectoryError("the state folder \(path) has mode \(octal(mode)) and cannot be tightened to 0700: \(Errno.current)")
+        }
+        Log.error("the state folder \(path) had mode \(octal(mode)), open to other users; tightened to 0700")
+    }
+
+    /// Reads the whole regular file `name` of at most `maxBytes` bytes (`openat(2)` with
+    /// `O_NOFOLLOW|O_NONBLOCK`, so neither a symlink nor a FIFO planted there is followed or waited on).
+    public func read(_ name: String, maxBytes: Int) -> ReadResult {
+        let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = Errno.current
+            if e == .noEntry { return .missing }
+            return .refused(e.rawValue == ELOOP ? "it is a symlink" : "open: \(e)")
+        }
+        defer { FileDescriptorIO.close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return .refused("fstat: \(Errno.current)") }
+        guard st.st_mode & S_IFMT == S_IFREG else { return .refused("not a regular file") }
+        let size = Int(st.st_size)
+        guard size <= maxBytes else { return .refused("\(size) bytes, more than the \(maxBytes) allowed") }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var offset = 0
+        while offset < size {
+            let n = bytes.withUnsafeMutableBytes { raw in pread(fd, raw.baseAddress.map { $0 + offset }, size - offset, off_t(offset)) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return .refused("read: \(Errno.current)") }
+            if n == 0 { break }
+            offset += n
+        }
+        return .bytes(Array(bytes[0..<offset]))
+    }
+
+    /// Replaces `name` durably (see `AtomicFileWriter`).
+    public func replace(_ name: String, with bytes: [UInt8]) throws(SystemError) {
+        try AtomicFileWriter.replace(name, in: descriptor, with: bytes, durable: true)
+    }
+
+    /// Renames `name` to `newName` inside the folder (`renameat(2)`; a symlink is moved, not followed).
+    public func rename(_ name: String, to newName: String) throws(SystemError) {
+        _ = try retryingInterrupts("renameat") { renameat(descriptor, name, descriptor, newName) }
+    }
+}
+
+private func octal(_ mode: mode_t) -> String {
+    let digits = String(mode, radix: 8)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}
