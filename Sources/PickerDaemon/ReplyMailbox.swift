@@ -9,6 +9,8 @@ final class ReplyMailbox: Sendable {
         var bytes: [UInt8]
         /// The request this answers; nil for an event.
         var reply: UInt32?
+        /// For an event, the id of the subscription it was sent for.
+        var subscription: UInt32? = nil
     }
 
     let wakeFD: Int32

@@ -119,6 +119,7 @@ public final class Server: Sendable {
                     // Connection-level requests are answered here, at once, in arrival order.
                     if case .subscribe(let subscription) = request {
                         hub.subscribe(connection: conn.id, id: id, subscription)
+                        conn.droppedSubscription = nil
                         conn.enqueue(Reply.subscribed(subscription).frame(id: id).encoded())
                         continue
                     }
@@ -302,7 +303,11 @@ public final class Server: Sendable {
                             conn.inFlight -= 1
                             conn.tokens[id] = nil
                         }
-                        conn.enqueue(delivery.bytes)
+                        if let subscription = delivery.subscription {
+                            deliverEvent(delivery.bytes, subscription: subscription, to: conn)
+                        } else {
+                            conn.enqueue(delivery.bytes)
+                        }
                         flushOrClose(conn)
                     }
                     continue
@@ -326,6 +331,27 @@ public final class Server: Sendable {
             close(conn)
         }
         if listening { FileDescriptorIO.close(listenFD) }
+    }
+
+    /// Queues an event for a subscriber, within the per-connection cap on unsent events.
+    ///
+    /// A subscriber that lets `maxQueuedEventBytes` of events pile up unread is dropped rather
+    /// than coalesced: its unsent events are discarded, its subscription ends, and one `too_busy`
+    /// error carrying the subscription's id tells it why. Coalescing would merge change kinds
+    /// (a `closed` then `created` would vanish); a client this far behind must re-read the state anyway.
+    private func deliverEvent(_ bytes: [UInt8], subscription: UInt32, to conn: ClientConnection) {
+        if conn.droppedSubscription == subscription { return }
+        if conn.enqueueEvent(bytes, limit: limits.maxQueuedEventBytes) { return }
+        conn.discardUnsentEvents()
+        hub.remove(connection: conn.id, subscription: subscription)
+        conn.droppedSubscription = subscription
+        let e = PickerError(.tooBusy, Server.droppedSubscriberMessage(limit: limits.maxQueuedEventBytes))
+        conn.enqueue(Reply.error(e).frame(id: subscription).encoded())
+        Log.error("ended the subscription of a connection that left \(limits.maxQueuedEventBytes / 1024) KiB of events unread")
+    }
+
+    static func droppedSubscriberMessage(limit: Int) -> String {
+        "subscription ended: more than \(limit / 1024) KiB of events were left unread; read events as they come, then subscribe again"
     }
 
     /// Requests that decode pictures: a newer one on the same session supersedes a waiting older one.

@@ -6,6 +6,9 @@ public struct ServerLimits: Sendable {
     public var maxInFlightPerConnection: Int = 64
     /// A connection with this much unsent output is not read from until it drains.
     public var maxQueuedOutputBytes: Int = 1 << 20
+    /// A subscriber with this many bytes of events unsent (beyond what the kernel buffers) is
+    /// taken for stalled: its subscription ends and it is told so with `too_busy` (see `Server`).
+    public var maxQueuedEventBytes: Int = 256 << 10
     /// A frame begun but not finished within this many seconds closes the connection.
     public var partialFrameTimeout: Double = 10
 
