@@ -40,17 +40,23 @@ extension PickerService {
             let cell = thumbnailCells.cell(for: photos[i], size: size, root: root)
             made.withLock { $0[i] = cell }
         }
-        var canvas = Compositor.canvas(PixelSize(width: geometry.width, height: geometry.height),
-                                       colour: GridPainter.background)
+        // The sheet's own memory is reserved once its cells are made (each cell reserved its decode
+        // and gave it back): never holding one reservation while waiting for another avoids deadlock.
         let images = made.withLock { $0 }
-        for (i, cell) in cells.enumerated() {
-            if let image = images[i] { Compositor.draw(image, onto: &canvas, x: cell.x, y: cell.y) }
-            if cell.selected { GridPainter.overlay(&canvas, x: cell.x, y: cell.y, size: size) }
-            if cell.current { GridPainter.outline(&canvas, x: cell.x, y: cell.y, size: size) }
+        let sheetBytes = WorkEstimate.thumbnailSheet(width: geometry.width, height: geometry.height)
+        return try budget.withReservation(sheetBytes, for: "thumbnail sheet of album '\(album.name)'") {
+            () throws(PickerError) -> ThumbnailSheet in
+            var canvas = Compositor.canvas(PixelSize(width: geometry.width, height: geometry.height),
+                                           colour: GridPainter.background)
+            for (i, cell) in cells.enumerated() {
+                if let image = images[i] { Compositor.draw(image, onto: &canvas, x: cell.x, y: cell.y) }
+                if cell.selected { GridPainter.overlay(&canvas, x: cell.x, y: cell.y, size: size) }
+                if cell.current { GridPainter.outline(&canvas, x: cell.x, y: cell.y, size: size) }
+            }
+            let png = try ImageEncoder.encode(canvas, as: .png, quality: 100)
+            return ThumbnailSheet(geometry: geometry,
+                                  image: EncodedImage(format: .png, width: canvas.width, height: canvas.height, data: png))
         }
-        let png = try ImageEncoder.encode(canvas, as: .png, quality: 100)
-        return ThumbnailSheet(geometry: geometry,
-                              image: EncodedImage(format: .png, width: canvas.width, height: canvas.height, data: png))
     }
 
     /// The current photo scaled to fit W×H (upscaling allowed), centred on black.
@@ -69,6 +75,11 @@ extension PickerService {
         if let id = FileIdentity.current(root: library.snapshot.rootRealPath, photo: photo), let hit = cache.get(key(id)) {
             return hit
         }
+        let estimate = WorkEstimate.preview(header: photo.header, fileBytes: fileBytesEstimate(photo),
+                                            width: request.width, height: request.height, output: request.format,
+                                            maxPixels: configuration.maxPixels)
+        let (image, identity) = try budget.withReservation(estimate, for: photo.relativePath) {
+            () throws(PickerError) -> (EncodedImage, FileIdentity) in
         let file = try library.readPhotoFile(photo)
         let header = try ImageHeaderReader.read(bytes: file.bytes, name: photo.fileName)
         let picture = try ImageRenderer.fittedUpright(
@@ -80,7 +91,9 @@ extension PickerService {
         Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)
         let bytes = try ImageEncoder.encode(canvas, as: request.format, quality: quality)
         let image = EncodedImage(format: request.format, width: canvas.width, height: canvas.height, data: bytes)
-        cache.put(key(FileIdentity(size: file.size, seconds: file.mtimeSeconds, nanoseconds: file.mtimeNanoseconds)), image)
+        return (image, FileIdentity(size: file.size, seconds: file.mtimeSeconds, nanoseconds: file.mtimeNanoseconds))
+        }
+        cache.put(key(identity), image)
         return image
     }
 }

@@ -10,6 +10,8 @@ public final class PickerService: Sendable {
     public let library: PhotoLibrary
     public let sessions: SessionStore
     public let cache: RenderCache
+    /// Bounds the memory of all decode and render work running at once.
+    public let budget: WorkBudget
     let thumbnailCells: ThumbnailCells
     /// Where session and library events go (the daemon fans them out to subscribers).
     let events: @Sendable (Event) -> Void
@@ -19,8 +21,10 @@ public final class PickerService: Sendable {
     public init(configuration: EngineConfiguration, events: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.configuration = configuration
         self.events = events
-        let library = PhotoLibrary(root: configuration.libraryRoot)
+        let library = PhotoLibrary(root: configuration.libraryRoot, maxPhotoBytes: configuration.maxPhotoBytes)
         self.library = library
+        let budget = WorkBudget(capacityBytes: configuration.workBudgetBytes)
+        self.budget = budget
         self.sessions = SessionStore(stateDirectory: configuration.stateDirectory)
         // Freed blocks of 256 KiB and up go back to the system at once: otherwise evicted entries
         // and per-request pixel buffers stay in glibc's arenas and RSS ends tens of MiB above
@@ -33,7 +37,7 @@ public final class PickerService: Sendable {
             shared: configuration.thumbnailCacheHome.map {
                 SharedThumbnailStore(cacheHome: $0, software: configuration.serverVersion)
             },
-            capacityBytes: configuration.cacheBytes / 4, maxPixels: configuration.maxPixels)
+            capacityBytes: configuration.cacheBytes / 4, maxPixels: configuration.maxPixels, budget: budget)
     }
 
     /// Scans the library now.
@@ -288,16 +292,27 @@ public final class PickerService: Sendable {
            let hit = cache.get(key(id)) {
             return hit
         }
+        let estimate = WorkEstimate.render(header: photo.header, fileBytes: fileBytesEstimate(photo), fit: fit,
+                                           output: format, maxPixels: configuration.maxPixels)
+        let (image, identity) = try budget.withReservation(estimate, for: photo.relativePath) {
+            () throws(PickerError) -> (EncodedImage, FileIdentity) in
         let file = try library.readPhotoFile(photo)
         let header = try ImageHeaderReader.read(bytes: file.bytes, name: photo.fileName)
         let out = try ImageRenderer.render(data: file.bytes, header: header, photoName: photo.fileName, fit: fit,
                                            output: OutputSpec(format: format, quality: quality),
                                            maxPixels: configuration.maxPixels)
         let image = EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
+        return (image, FileIdentity(size: file.size, seconds: file.mtimeSeconds, nanoseconds: file.mtimeNanoseconds))
+        }
         if useCache {
-            cache.put(key(FileIdentity(size: file.size, seconds: file.mtimeSeconds, nanoseconds: file.mtimeNanoseconds)), image)
+            cache.put(key(identity), image)
         }
         return image
+    }
+
+    /// The bytes reading a photo's file will take (a file over the cap is refused, not read).
+    func fileBytesEstimate(_ photo: Photo) -> Int {
+        Int(min(max(0, photo.byteSize), Int64(library.maxPhotoBytes)))
     }
 
     func defaultQuality(_ format: ImageFormat) -> Int {
