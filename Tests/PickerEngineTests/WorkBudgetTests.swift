@@ -57,6 +57,34 @@ import Testing
         #expect(budget.reservedBytes == 0)
     }
 
+    @Test func aSmallJobPassesALargeWaitingOneWithoutTakingItsRoom() {
+        let budget = WorkBudget(capacityBytes: 1600)  // small jobs: up to 100 bytes
+        let group = DispatchGroup()
+        let smallDone = DispatchSemaphore(value: 0)
+        let smallRanWhileLargeWaited = Atomic<Bool>(false)
+        var secondSmallPassed = false
+        _ = try? budget.withReservation(1000, for: "holder") { () throws(PickerError) in
+            DispatchQueue.global().async(group: group) {
+                _ = try? budget.withReservation(1000, for: "large") { () throws(PickerError) in }
+            }
+            for _ in 0..<1000 where budget.waitingJobs == 0 { usleep(1000) }
+            // 1000 held + 1000 waiting: a 100-byte job fits in the 600 free and in what the
+            // waiter leaves (1600 − 1000), so it runs now.
+            DispatchQueue.global().async {
+                _ = try? budget.withReservation(100, for: "small") { () throws(PickerError) in
+                    smallRanWhileLargeWaited.store(budget.waitingJobs == 1, ordering: .sequentiallyConsistent)
+                }
+                smallDone.signal()
+            }
+            secondSmallPassed = smallDone.wait(timeout: .now() + 30) == .success
+        }
+        group.wait()
+        #expect(secondSmallPassed)
+        let sawWaiter = smallRanWhileLargeWaited.load(ordering: .sequentiallyConsistent)
+        #expect(sawWaiter)
+        #expect(budget.reservedBytes == 0)
+    }
+
     @Test func estimatesFollowTheWorkAndCountTheFile() {
         let camera = ImageHeader(format: .jpeg, storedWidth: 5760, storedHeight: 3840, orientation: .up)
         let small = WorkEstimate.render(header: camera, fileBytes: 2_000_000,

@@ -6,15 +6,28 @@ import PickerProtocol
 /// waits while the budget is exhausted, and gives them back on every path when it ends.
 ///
 /// Waiters are served in arrival order, so a large job is not starved by a stream of small ones.
+/// A small job (at most 1/16 of the budget) may pass the waiting ones when it fits in what the
+/// first waiter leaves free, so a pane-sized `get-image` does not queue behind 8192² previews;
+/// jobs let through that way never hold more than `capacity − first waiter's bytes` together,
+/// so the first waiter still gets in once the large jobs ahead of it finish.
 /// A job larger than the whole budget can never run and is refused at once with `image_too_large`.
 public final class WorkBudget: Sendable {
     /// The bytes all running jobs may hold together.
     public let capacity: Int
+    /// Jobs up to this size may pass waiting ones.
+    public var smallJobBytes: Int { capacity / 16 }
     private let condition = NSCondition()
     /// Guarded by `condition`.
-    private nonisolated(unsafe) var inUse = 0
-    private nonisolated(unsafe) var nextTicket: UInt64 = 0
-    private nonisolated(unsafe) var serving: UInt64 = 0
+    private nonisolated(unsafe) var state = State()
+
+    private struct State {
+        var inUse = 0
+        /// The part of `inUse` held by small jobs that passed waiting ones.
+        var passedInUse = 0
+        var nextTicket: UInt64 = 0
+        /// Waiting jobs in arrival order.
+        var waiting: [(ticket: UInt64, bytes: Int)] = []
+    }
 
     public init(capacityBytes: Int) {
         capacity = max(1, capacityBytes)
@@ -24,7 +37,14 @@ public final class WorkBudget: Sendable {
     public var reservedBytes: Int {
         condition.lock()
         defer { condition.unlock() }
-        return inUse
+        return state.inUse
+    }
+
+    /// Jobs waiting for room (for tests).
+    var waitingJobs: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.waiting.count
     }
 
     /// Runs `body` holding `bytes` of the budget, waiting for them first.
@@ -40,27 +60,46 @@ public final class WorkBudget: Sendable {
             throw PickerError(.imageTooLarge,
                               "\(what): this job needs about \(Self.mib(amount)) MiB of memory, more than the daemon's whole image budget of \(Self.mib(capacity)) MiB (pickerd --memory-mb)")
         }
-        acquire(amount)
-        defer { release(amount) }
+        let passed = acquire(amount)
+        defer { release(amount, passed: passed) }
         return try body()
     }
 
-    private func acquire(_ amount: Int) {
+    /// Blocks until `amount` is granted. Returns whether the job passed waiting ones.
+    private func acquire(_ amount: Int) -> Bool {
         condition.lock()
-        let ticket = nextTicket
-        nextTicket += 1
-        while serving != ticket || inUse + amount > capacity {
+        defer { condition.unlock() }
+        let ticket = state.nextTicket
+        state.nextTicket += 1
+        state.waiting.append((ticket, amount))
+        while true {
+            let fits = state.inUse + amount <= capacity
+            guard let first = state.waiting.first else { break }
+            if first.ticket == ticket && fits {
+                state.waiting.removeFirst()
+                state.inUse += amount
+                // The next waiter may fit as well.
+                condition.broadcast()
+                return false
+            }
+            if first.ticket != ticket && fits && amount <= smallJobBytes
+                && state.passedInUse + amount <= capacity - first.bytes {
+                state.waiting.removeAll { $0.ticket == ticket }
+                state.inUse += amount
+                state.passedInUse += amount
+                return true
+            }
             condition.wait()
         }
-        inUse += amount
-        serving += 1
-        condition.broadcast()
-        condition.unlock()
+        // Unreachable: this job is in `waiting` until it is granted.
+        state.inUse += amount
+        return false
     }
 
-    private func release(_ amount: Int) {
+    private func release(_ amount: Int, passed: Bool) {
         condition.lock()
-        inUse -= amount
+        state.inUse -= amount
+        if passed { state.passedInUse -= amount }
         condition.broadcast()
         condition.unlock()
     }
