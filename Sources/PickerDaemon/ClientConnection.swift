@@ -11,6 +11,16 @@ final class ClientConnection {
     var inFlight = 0
     /// Their cancel tokens, by request id.
     var tokens: [UInt32: CancelToken] = [:]
+    /// Requests read but not yet handed to workers, in arrival order (see `Server.startParked`).
+    var parked: [Parked] = []
+    /// Image requests handed to workers and not yet answered.
+    var imageWorkRunning = 0
+
+    struct Parked {
+        var id: UInt32
+        var request: Request
+        var token: CancelToken
+    }
     /// Whether EPOLLIN / EPOLLOUT are currently registered.
     var reading = true
     var wantsWrite = false

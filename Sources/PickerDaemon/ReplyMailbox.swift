@@ -11,6 +11,8 @@ final class ReplyMailbox: Sendable {
         var reply: UInt32?
         /// For an event, the id of the subscription it was sent for.
         var subscription: UInt32? = nil
+        /// Whether it answers an image request (the connection counts those running).
+        var imageWork = false
     }
 
     let wakeFD: Int32

@@ -101,6 +101,7 @@ public final class Server: Sendable {
                 close(conn)
                 return
             }
+            startParked(conn)
             if conn.closeAfterFlush && !conn.hasPendingOutput && conn.inFlight == 0 {
                 close(conn)
                 return
@@ -141,32 +142,56 @@ public final class Server: Sendable {
                     conn.inFlight += 1
                     let token = CancelToken()
                     conn.tokens[id] = token
-                    let imageSession = Server.isImageWork(request) ? request.sessionName : nil
-                    if let s = imageSession {
+                    if Server.isImageWork(request), let s = request.sessionName {
                         latestImageRequest.withLock { latest in
                             latest[s]?.supersede()
                             latest[s] = token
                         }
                     }
-                    let connID = conn.id
-                    let handler = self.handler
-                    let mailbox = self.mailbox
-                    scheduler.submit(session: request.sessionName) { [self] in
-                        var reply: Reply
-                        if token.begin() {
-                            reply = handler.handle(request)
-                            if !token.finish() { reply = .error(Server.cancelledError(token.outcome, request)) }
-                        } else {
-                            reply = .error(Server.cancelledError(token.outcome, request))
-                        }
-                        if let s = imageSession {
-                            latestImageRequest.withLock { latest in
-                                if latest[s] === token { latest[s] = nil }
-                            }
-                        }
-                        mailbox.post(.init(connection: connID, bytes: reply.frame(id: id).encoded(), reply: id))
+                    conn.parked.append(.init(id: id, request: request, token: token))
+                    startParked(conn)
+                }
+            }
+        }
+
+        /// Dispatches the connection's waiting requests in arrival order. Image work waits (it is
+        /// not refused) while the connection already runs `maxImageWorkPerConnection` image requests
+        /// or has `maxQueuedOutputBytes` unsent: so the replies a client has not read stay bounded
+        /// (1 MiB plus a few images), not 64 images. Later requests wait behind it to keep their order.
+        func startParked(_ conn: ClientConnection) {
+            while let next = conn.parked.first {
+                let image = Server.isImageWork(next.request)
+                if image && (conn.imageWorkRunning >= limits.maxImageWorkPerConnection
+                             || conn.queuedBytes >= limits.maxQueuedOutputBytes) {
+                    return
+                }
+                conn.parked.removeFirst()
+                if image { conn.imageWorkRunning += 1 }
+                dispatch(next, from: conn.id)
+            }
+        }
+
+        func dispatch(_ work: ClientConnection.Parked, from connID: UInt64) {
+            let (id, request, token) = (work.id, work.request, work.token)
+            let imageSession = Server.isImageWork(request) ? request.sessionName : nil
+            let image = Server.isImageWork(request)
+            let handler = self.handler
+            let mailbox = self.mailbox
+            scheduler.submit(session: request.sessionName) { [self] in
+                var reply: Reply
+                if token.begin() {
+                    reply = handler.handle(request)
+                    if !token.finish() { reply = .error(Server.cancelledError(token.outcome, request)) }
+                } else {
+                    reply = .error(Server.cancelledError(token.outcome, request))
+                }
+                if let s = imageSession {
+                    latestImageRequest.withLock { latest in
+                        if latest[s] === token { latest[s] = nil }
                     }
                 }
+                mailbox.post(.init(connection: connID, bytes: reply.frame(id: id).encoded(), reply: id,
+                                   imageWork: image))
             }
         }
 
@@ -303,6 +328,7 @@ public final class Server: Sendable {
                             conn.inFlight -= 1
                             conn.tokens[id] = nil
                         }
+                        if delivery.imageWork { conn.imageWorkRunning -= 1 }
                         if let subscription = delivery.subscription {
                             deliverEvent(delivery.bytes, subscription: subscription, to: conn)
                         } else {
