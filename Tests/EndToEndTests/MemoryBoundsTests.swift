@@ -203,6 +203,69 @@ import Testing
         #expect(try daemon.ctl("ping").exitCode == 0)
     }
 
+    /// CPU seconds (in clock ticks) the process has used so far.
+    static func cpuTicks(of pid: pid_t) -> Int {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        // Fields after the command name, which ends at the last ')': utime is the 12th, stime the 13th.
+        guard let close = text.lastIndex(of: ")") else { return 0 }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 12 else { return 0 }
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+
+    /// Waits (at most a minute) until the daemon has used no CPU for a second: its work is done.
+    static func waitUntilIdle(_ pid: pid_t) {
+        var last = cpuTicks(of: pid)
+        for _ in 0..<60 {
+            usleep(1_000_000)
+            let now = cpuTicks(of: pid)
+            if now == last { return }
+            last = now
+        }
+    }
+
+    @Test func aClientThatPipelinesImagesAndNeverReadsHoldsOnlyAFewReplies() throws {
+        let library = try TemporaryLibrary()
+        try library.add(Self.cameraPhoto, album: "A")
+        let daemon = try LiveDaemon(library: library.url, extraArguments: ["--cache-mb", "16", "--no-shared-thumbnails"])
+        let setup = try PickerConnection(socketPath: daemon.socketPath, clientName: "setup")
+        // 64 sessions (image requests on one session would supersede each other).
+        let count = 64
+        for i in 0..<count { try Self.makeSession(setup, "r\(i)", width: 2000, height: 2000) }
+        guard case .image(let sample) = try setup.call(.getImage(ImageRequest(session: "r0", format: .png, noCache: true))) else {
+            Issue.record("no image")
+            return
+        }
+        let base = Self.memory(of: daemon.pid)
+
+        let fd = try UnixSocket.connect(path: daemon.socketPath)
+        defer { FileDescriptorIO.close(fd) }
+        var bytes = Request.hello(Hello(clientName: "hoarder")).frame(id: 1).encoded()
+        for i in 0..<count {
+            bytes += Request.getImage(ImageRequest(session: "r\(i)", format: .png, noCache: true)).frame(id: UInt32(2 + i)).encoded()
+        }
+        try FileDescriptorIO.sendAll(fd, bytes)
+        Self.waitUntilIdle(daemon.pid)
+        let stalled = Self.memory(of: daemon.pid)
+        print("64 pipelined get-image (PNG replies of \(sample.data.count / 1024) KiB) never read: daemon VmRSS \(Self.inMiB(base.rss)) → \(Self.inMiB(stalled.rss)), VmHWM \(Self.inMiB(stalled.peak))")
+        // Unsent: about 1 MiB and the replies of the 4 image requests a connection may run at once
+        // (plus what the kernel buffers); all 64 would be \(count * sample.data.count / Self.mib) MiB.
+        #expect(stalled.rss - base.rss < 8 * sample.data.count + 32 * Self.mib,
+                "grew by \(Self.inMiB(stalled.rss - base.rss))")
+        #expect(try daemon.ctl("ping").exitCode == 0)
+
+        // Reading at last, every request is answered with its image.
+        Self.setReceiveTimeout(fd, seconds: 60)
+        var images = 0
+        while images < count, let frame = try Self.readFrame(fd) {
+            if case .image(let img) = try Reply(frame: frame) {
+                images += 1
+                #expect(img.data.count > 0)
+            }
+        }
+        #expect(images == count)
+    }
+
     @Test func aJobLargerThanTheWholeBudgetIsRefusedAtOnce() throws {
         let library = try TemporaryLibrary()
         try library.add(Self.cameraPhoto, album: "A")
