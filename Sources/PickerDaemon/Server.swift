@@ -173,8 +173,8 @@ public final class Server: Sendable {
 
         func dispatch(_ work: ClientConnection.Parked, from connID: UInt64) {
             let (id, request, token) = (work.id, work.request, work.token)
-            let imageSession = Server.isImageWork(request) ? request.sessionName : nil
             let image = Server.isImageWork(request)
+            let imageSession = image ? request.sessionName : nil
             let handler = self.handler
             let mailbox = self.mailbox
             scheduler.submit(session: request.sessionName) { [self] in
