@@ -11,6 +11,16 @@ final class ClientConnection {
     var inFlight = 0
     /// Their cancel tokens, by request id.
     var tokens: [UInt32: CancelToken] = [:]
+    /// Requests read but not yet handed to workers, in arrival order (see `Server.startParked`).
+    var parked: [Parked] = []
+    /// Image requests handed to workers and not yet answered.
+    var imageWorkRunning = 0
+
+    struct Parked {
+        var id: UInt32
+        var request: Request
+        var token: CancelToken
+    }
     /// Whether EPOLLIN / EPOLLOUT are currently registered.
     var reading = true
     var wantsWrite = false
@@ -18,9 +28,18 @@ final class ClientConnection {
     var closeAfterFlush = false
     /// When the unfinished frame now buffered began arriving (monotonic seconds).
     var partialSince: Double?
-    private var output: [[UInt8]] = []
+    /// The subscription id whose events were dropped for being unread; its late events are skipped.
+    var droppedSubscription: UInt32?
+    private var output: [Pending] = []
     private var outputOffset = 0
     private(set) var queuedBytes = 0
+    /// Unsent bytes that are events (as opposed to replies), which the event cap bounds.
+    private(set) var queuedEventBytes = 0
+
+    private struct Pending {
+        var bytes: [UInt8]
+        var isEvent: Bool
+    }
 
     init(id: UInt64, fd: Int32, capabilities: Capabilities) {
         self.id = id
@@ -32,8 +51,33 @@ final class ClientConnection {
 
     func enqueue(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        output.append(bytes)
+        output.append(Pending(bytes: bytes, isEvent: false))
         queuedBytes += bytes.count
+    }
+
+    /// Queues an event unless that would put more than `limit` bytes of events in the queue.
+    /// One event is always accepted when none is queued, so a large one still goes out.
+    /// - Returns: false when the event was refused (the subscriber is too far behind).
+    func enqueueEvent(_ bytes: [UInt8], limit: Int) -> Bool {
+        guard queuedEventBytes == 0 || queuedEventBytes + bytes.count <= limit else { return false }
+        output.append(Pending(bytes: bytes, isEvent: true))
+        queuedBytes += bytes.count
+        queuedEventBytes += bytes.count
+        return true
+    }
+
+    /// Forgets every queued event not yet begun (a frame partly written stays, to keep framing).
+    func discardUnsentEvents() {
+        var kept: [Pending] = []
+        for (i, p) in output.enumerated() {
+            if p.isEvent && !(i == 0 && outputOffset > 0) {
+                queuedBytes -= p.bytes.count
+                queuedEventBytes -= p.bytes.count
+            } else {
+                kept.append(p)
+            }
+        }
+        output = kept
     }
 
     /// Writes as much as the socket takes. Returns false when the peer is gone.
@@ -41,7 +85,7 @@ final class ClientConnection {
         while let first = output.first {
             let progress: IOProgress
             do {
-                progress = try first.withRawBytes { raw throws(SystemError) in
+                progress = try first.bytes.withRawBytes { raw throws(SystemError) in
                     try FileDescriptorIO.send(fd, UnsafeRawBufferPointer(rebasing: raw[outputOffset...]))
                 }
             } catch {
@@ -51,7 +95,8 @@ final class ClientConnection {
             case .transferred(let n):
                 outputOffset += n
                 queuedBytes -= n
-                if outputOffset == first.count {
+                if outputOffset == first.bytes.count {
+                    if first.isEvent { queuedEventBytes -= first.bytes.count }
                     output.removeFirst()
                     outputOffset = 0
                 }

@@ -46,10 +46,11 @@ public enum Daemon {
                 return 1
             }
         }
-        let engine = EngineConfiguration(
+        var engine = EngineConfiguration(
             libraryRoot: config.libraryRoot, stateDirectory: config.stateDirectory,
             cacheBytes: config.cacheMB << 20, maxPixels: config.maxMegapixels * 1_000_000,
             serverVersion: "pickerd \(version)", thumbnailCacheHome: config.thumbnailCacheHome)
+        engine.workBudgetBytes = config.memoryMB << 20
         let relay = EventRelay()
         let service = PickerService(configuration: engine, events: { relay.send($0) })
         let server: Server
@@ -66,7 +67,7 @@ public enum Daemon {
         service.rescanLibrary()
         let info = service.library.info
         Log.info("library \(info.root): \(info.photoCount) photos in \(info.albumCount) albums, scanned in \(format1((monotonicNow() - started) * 1000)) ms")
-        Log.info("listening on \(activated == nil ? config.socketPath : "the activated socket") (pickerd \(version), cache \(config.cacheMB) MiB)")
+        Log.info("listening on \(activated == nil ? config.socketPath : "the activated socket") (pickerd \(version), cache \(config.cacheMB) MiB, image work \(config.memoryMB) MiB)")
 
         let signals = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
             signal(sig, SIG_IGN)

@@ -10,7 +10,7 @@ public enum DaemonCommandLine {
 
     public static let usage = """
         Usage: pickerd [--library DIR] [--socket PATH] [--cache-mb N] [--state-dir DIR] [--max-megapixels N]
-                      [--no-shared-thumbnails]
+                      [--memory-mb N] [--no-shared-thumbnails]
 
         The pickerd photo-picker daemon. Indexes a photo library and serves picker sessions
         to clients (pickerctl, editor plugins, scripts) over a Unix socket. Runs in the
@@ -23,6 +23,9 @@ public enum DaemonCommandLine {
           --cache-mb N         memory for rendered images, in MiB (default 256)
           --state-dir DIR      where sessions are saved (default: $XDG_STATE_HOME/pickerd, ~/.local/state/pickerd)
           --max-megapixels N   refuse images declaring more pixels than this (default 200)
+          --memory-mb N        memory for decoding and rendering, shared by all image requests at once, in MiB
+                               (default 1024); requests wait for room, and one that alone needs more is refused
+                               (image_too_large). Photo files over 100 MiB are not read.
           --no-shared-thumbnails
                                do not read or write the freedesktop thumbnail cache ($XDG_CACHE_HOME/thumbnails)
           --version            print the version
@@ -39,6 +42,7 @@ public enum DaemonCommandLine {
         var cacheMB = 256
         var stateDir: String? = nil
         var maxMP = 200
+        var memoryMB = 1024
         var sharedThumbnails = true
         var i = 0
 
@@ -67,18 +71,21 @@ public enum DaemonCommandLine {
             case "--cache-mb": cacheMB = try intValue(key, 0...65536)
             case "--state-dir": stateDir = try value(key)
             case "--max-megapixels": maxMP = try intValue(key, 1...10000)
+            case "--memory-mb": memoryMB = try intValue(key, 16...1_048_576)
             case "--no-shared-thumbnails": sharedThumbnails = false
             default: throw UsageError(message: "unknown option '\(a)'")
             }
             i += 1
         }
-        return .run(DaemonConfiguration(
+        var config = DaemonConfiguration(
             libraryRoot: library ?? DaemonConfiguration.defaultLibrary(env),
             socketPath: socket ?? DefaultSocketPath.resolve(environment: env),
             cacheMB: cacheMB,
             stateDirectory: stateDir ?? DaemonConfiguration.defaultStateDirectory(env),
             maxMegapixels: maxMP,
-            thumbnailCacheHome: sharedThumbnails ? DaemonConfiguration.defaultCacheHome(env) : nil))
+            thumbnailCacheHome: sharedThumbnails ? DaemonConfiguration.defaultCacheHome(env) : nil)
+        config.memoryMB = memoryMB
+        return .run(config)
     }
 
     public struct UsageError: Error, Equatable {

@@ -10,6 +10,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var maxMegapixels: Int
     /// `$XDG_CACHE_HOME` (else `~/.cache`) for freedesktop thumbnails; nil when `--no-shared-thumbnails`.
     public var thumbnailCacheHome: String?
+    /// The budget for decode and render work running at once, in MiB (`--memory-mb`).
+    public var memoryMB: Int = 1024
 
     public init(libraryRoot: String, socketPath: String, cacheMB: Int, stateDirectory: String?, maxMegapixels: Int,
                 thumbnailCacheHome: String?) {

@@ -30,6 +30,13 @@ final class EventHub: Sendable {
         listeners.withLock { $0[connection] = nil }
     }
 
+    /// Ends the connection's subscription if it is still the one with this id.
+    func remove(connection: UInt64, subscription id: UInt32) {
+        listeners.withLock {
+            if $0[connection]?.subscribeID == id { $0[connection] = nil }
+        }
+    }
+
     /// Queues the event for every connection subscribed to it. Called from workers, in the
     /// order changes happen on a session, and before the reply that caused it.
     func publish(_ event: Event) {
@@ -44,7 +51,8 @@ final class EventHub: Sendable {
             }
         }
         for (conn, id) in targets {
-            mailbox.post(.init(connection: conn, bytes: event.frame(subscriptionID: id).encoded(), reply: nil))
+            mailbox.post(.init(connection: conn, bytes: event.frame(subscriptionID: id).encoded(), reply: nil,
+                                subscription: id))
         }
     }
 }

@@ -9,6 +9,10 @@ final class ReplyMailbox: Sendable {
         var bytes: [UInt8]
         /// The request this answers; nil for an event.
         var reply: UInt32?
+        /// For an event, the id of the subscription it was sent for.
+        var subscription: UInt32? = nil
+        /// Whether it answers an image request (the connection counts those running).
+        var imageWork = false
     }
 
     let wakeFD: Int32

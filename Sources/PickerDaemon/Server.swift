@@ -101,6 +101,7 @@ public final class Server: Sendable {
                 close(conn)
                 return
             }
+            startParked(conn)
             if conn.closeAfterFlush && !conn.hasPendingOutput && conn.inFlight == 0 {
                 close(conn)
                 return
@@ -119,6 +120,7 @@ public final class Server: Sendable {
                     // Connection-level requests are answered here, at once, in arrival order.
                     if case .subscribe(let subscription) = request {
                         hub.subscribe(connection: conn.id, id: id, subscription)
+                        conn.droppedSubscription = nil
                         conn.enqueue(Reply.subscribed(subscription).frame(id: id).encoded())
                         continue
                     }
@@ -140,32 +142,56 @@ public final class Server: Sendable {
                     conn.inFlight += 1
                     let token = CancelToken()
                     conn.tokens[id] = token
-                    let imageSession = Server.isImageWork(request) ? request.sessionName : nil
-                    if let s = imageSession {
+                    if Server.isImageWork(request), let s = request.sessionName {
                         latestImageRequest.withLock { latest in
                             latest[s]?.supersede()
                             latest[s] = token
                         }
                     }
-                    let connID = conn.id
-                    let handler = self.handler
-                    let mailbox = self.mailbox
-                    scheduler.submit(session: request.sessionName) { [self] in
-                        var reply: Reply
-                        if token.begin() {
-                            reply = handler.handle(request)
-                            if !token.finish() { reply = .error(Server.cancelledError(token.outcome, request)) }
-                        } else {
-                            reply = .error(Server.cancelledError(token.outcome, request))
-                        }
-                        if let s = imageSession {
-                            latestImageRequest.withLock { latest in
-                                if latest[s] === token { latest[s] = nil }
-                            }
-                        }
-                        mailbox.post(.init(connection: connID, bytes: reply.frame(id: id).encoded(), reply: id))
+                    conn.parked.append(.init(id: id, request: request, token: token))
+                    startParked(conn)
+                }
+            }
+        }
+
+        /// Dispatches the connection's waiting requests in arrival order. Image work waits (it is
+        /// not refused) while the connection already runs `maxImageWorkPerConnection` image requests
+        /// or has `maxQueuedOutputBytes` unsent: so the replies a client has not read stay bounded
+        /// (1 MiB plus a few images), not 64 images. Later requests wait behind it to keep their order.
+        func startParked(_ conn: ClientConnection) {
+            while let next = conn.parked.first {
+                let image = Server.isImageWork(next.request)
+                if image && (conn.imageWorkRunning >= limits.maxImageWorkPerConnection
+                             || conn.queuedBytes >= limits.maxQueuedOutputBytes) {
+                    return
+                }
+                conn.parked.removeFirst()
+                if image { conn.imageWorkRunning += 1 }
+                dispatch(next, from: conn.id)
+            }
+        }
+
+        func dispatch(_ work: ClientConnection.Parked, from connID: UInt64) {
+            let (id, request, token) = (work.id, work.request, work.token)
+            let image = Server.isImageWork(request)
+            let imageSession = image ? request.sessionName : nil
+            let handler = self.handler
+            let mailbox = self.mailbox
+            scheduler.submit(session: request.sessionName) { [self] in
+                var reply: Reply
+                if token.begin() {
+                    reply = handler.handle(request)
+                    if !token.finish() { reply = .error(Server.cancelledError(token.outcome, request)) }
+                } else {
+                    reply = .error(Server.cancelledError(token.outcome, request))
+                }
+                if let s = imageSession {
+                    latestImageRequest.withLock { latest in
+                        if latest[s] === token { latest[s] = nil }
                     }
                 }
+                mailbox.post(.init(connection: connID, bytes: reply.frame(id: id).encoded(), reply: id,
+                                   imageWork: image))
             }
         }
 
@@ -302,7 +328,12 @@ public final class Server: Sendable {
                             conn.inFlight -= 1
                             conn.tokens[id] = nil
                         }
-                        conn.enqueue(delivery.bytes)
+                        if delivery.imageWork { conn.imageWorkRunning -= 1 }
+                        if let subscription = delivery.subscription {
+                            deliverEvent(delivery.bytes, subscription: subscription, to: conn)
+                        } else {
+                            conn.enqueue(delivery.bytes)
+                        }
                         flushOrClose(conn)
                     }
                     continue
@@ -326,6 +357,27 @@ public final class Server: Sendable {
             close(conn)
         }
         if listening { FileDescriptorIO.close(listenFD) }
+    }
+
+    /// Queues an event for a subscriber, within the per-connection cap on unsent events.
+    ///
+    /// A subscriber that lets `maxQueuedEventBytes` of events pile up unread is dropped rather
+    /// than coalesced: its unsent events are discarded, its subscription ends, and one `too_busy`
+    /// error carrying the subscription's id tells it why. Coalescing would merge change kinds
+    /// (a `closed` then `created` would vanish); a client this far behind must re-read the state anyway.
+    private func deliverEvent(_ bytes: [UInt8], subscription: UInt32, to conn: ClientConnection) {
+        if conn.droppedSubscription == subscription { return }
+        if conn.enqueueEvent(bytes, limit: limits.maxQueuedEventBytes) { return }
+        conn.discardUnsentEvents()
+        hub.remove(connection: conn.id, subscription: subscription)
+        conn.droppedSubscription = subscription
+        let e = PickerError(.tooBusy, Server.droppedSubscriberMessage(limit: limits.maxQueuedEventBytes))
+        conn.enqueue(Reply.error(e).frame(id: subscription).encoded())
+        Log.error("ended the subscription of a connection that left \(limits.maxQueuedEventBytes / 1024) KiB of events unread")
+    }
+
+    static func droppedSubscriberMessage(limit: Int) -> String {
+        "subscription ended: more than \(limit / 1024) KiB of events were left unread; read events as they come, then subscribe again"
     }
 
     /// Requests that decode pictures: a newer one on the same session supersedes a waiting older one.

@@ -296,6 +296,8 @@ let integrationCommands: [CommandSpec] = [
             _ = try conn.call(.subscribe(Subscription(session: inv.session, library: inv.flag("--library"))))
             while true {
                 let frame = try conn.nextFrame()
+                // The daemon ends the subscription of a reader that fell too far behind, with an error.
+                if case .error(let e)? = try? Reply(frame: frame) { throw ClientError.server(e) }
                 guard frame.isEvent, let event = try? Event(frame: frame) else { continue }
                 if inv.json { Output.streamJSON(Render.eventJSON(event)) } else { Output.streamLine(Render.eventText(event)) }
             }

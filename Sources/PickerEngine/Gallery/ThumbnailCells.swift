@@ -9,9 +9,12 @@ final class ThumbnailCells: Sendable {
     private let shared: SharedThumbnailStore?
     private let library: PhotoLibrary
     private let maxPixels: Int
+    private let budget: WorkBudget
 
-    init(library: PhotoLibrary, shared: SharedThumbnailStore?, capacityBytes: Int, maxPixels: Int) {
+    init(library: PhotoLibrary, shared: SharedThumbnailStore?, capacityBytes: Int, maxPixels: Int,
+         budget: WorkBudget) {
         self.library = library
+        self.budget = budget
         self.shared = shared
         self.memory = BoundedCache(capacityBytes: capacityBytes)
         self.maxPixels = maxPixels
@@ -51,27 +54,42 @@ final class ThumbnailCells: Sendable {
             }
         }
         do {
-            let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-            let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName)
-            if let shared, let flavor {
-                // The shared thumbnail: fit in the flavor's box, never upscaled.
-                let thumb = try ImageRenderer.fittedUpright(
-                    data: bytes, header: header, photoName: photo.fileName,
-                    fit: FitTarget(maxWidth: flavor.rawValue, maxHeight: flavor.rawValue, allowUpscale: false),
-                    maxPixels: maxPixels)
-                shared.store(thumb, absolutePath: absolutePath, mtime: mtime, fileSize: open.status.size, flavor: flavor)
-                return crop(thumb, to: box) ?? placeholder(size)
+            let fileBytes = open.bytesToRead(maxBytes: library.maxPhotoBytes)
+            // With a shared store the decode is for the (larger) flavor's box.
+            let estimate = WorkEstimate.thumbnailCell(header: photo.header, fileBytes: fileBytes,
+                                                      box: max(size, flavor?.rawValue ?? 0), maxPixels: maxPixels)
+            return try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> PixelImage in
+                try decodeCell(open, size: size, flavor: flavor, absolutePath: absolutePath)
             }
-            let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight, box: box).scaled
-            let upright = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photo.fileName,
-                                                          minimumDisplaySize: (cover.width, cover.height),
-                                                          maxPixels: maxPixels)
-            return crop(upright, to: box) ?? placeholder(size)
         } catch {
             Log.error("thumbnail for \(photo.relativePath): \(error.message)")
             shared?.recordFailure(absolutePath: absolutePath, mtime: mtime)
             return placeholder(size)
         }
+    }
+
+    /// Reads and decodes the photo into a cell (and the shared thumbnail, when there is a store).
+    private func decodeCell(_ open: OpenPhoto, size: Int, flavor: ThumbnailFlavor?,
+                            absolutePath: String) throws(PickerError) -> PixelImage {
+        let photo = open.photo
+        let box = PixelSize(width: size, height: size)
+        let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
+        let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName)
+        if let shared, let flavor {
+            // The shared thumbnail: fit in the flavor's box, never upscaled.
+            let thumb = try ImageRenderer.fittedUpright(
+                data: bytes, header: header, photoName: photo.fileName,
+                fit: FitTarget(maxWidth: flavor.rawValue, maxHeight: flavor.rawValue, allowUpscale: false),
+                maxPixels: maxPixels)
+            shared.store(thumb, absolutePath: absolutePath, mtime: open.status.mtimeSeconds,
+                         fileSize: open.status.size, flavor: flavor)
+            return crop(thumb, to: box) ?? placeholder(size)
+        }
+        let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight, box: box).scaled
+        let upright = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photo.fileName,
+                                                      minimumDisplaySize: (cover.width, cover.height),
+                                                      maxPixels: maxPixels)
+        return crop(upright, to: box) ?? placeholder(size)
     }
 
     /// Scales to fill the box and crops the centre; RGBA is flattened on the grid background.

@@ -32,6 +32,11 @@ public final class OpenPhoto {
             || status.mtimeNanoseconds != photo.mtimeNanoseconds
     }
 
+    /// How many bytes `readAll(maxBytes:)` would hold (for a memory estimate made before reading).
+    public func bytesToRead(maxBytes: Int) -> Int {
+        Int(min(max(0, status.size), Int64(maxBytes)))
+    }
+
     /// Reads the whole file.
     /// - Throws: `.imageTooLarge` above `maxBytes`, `.ioError` when the read fails.
     public func readAll(maxBytes: Int) throws(PickerError) -> [UInt8] {

@@ -23,8 +23,9 @@ public final class PhotoLibrary: Sendable {
     private let scansRunning = Atomic<Int>(0)
 
     /// A library over `root`, empty until `rescan()` is called.
-    /// - Parameter maxPhotoBytes: size cap for `readPhotoBytes` (default 512 MiB).
-    public init(root: String, maxPhotoBytes: Int = 512 * 1024 * 1024) {
+    /// - Parameter maxPhotoBytes: size cap for `readPhotoBytes` (default 100 MiB: files are read
+    ///   whole, and their bytes count against the daemon's work budget).
+    public init(root: String, maxPhotoBytes: Int = 100 * 1024 * 1024) {
         self.root = root
         self.maxPhotoBytes = maxPhotoBytes
         current = Mutex((LibrarySnapshot.empty(root: root), [:]))

@@ -9,6 +9,11 @@ public struct EngineConfiguration: Sendable {
     public var serverVersion: String
     /// `$XDG_CACHE_HOME` (or `~/.cache`) for the shared freedesktop thumbnails; nil turns them off.
     public var thumbnailCacheHome: String?
+    /// The one budget for concurrent decode and render work (see `WorkBudget`); 1 GiB by default,
+    /// which holds the largest single job (an 8192×8192 PNG preview, about 700 MiB estimated).
+    public var workBudgetBytes: Int = 1 << 30
+    /// Photo files larger than this are refused, not read (100 MiB holds any camera file).
+    public var maxPhotoBytes: Int = 100 << 20
     /// Listings rescan the library when the last scan is older than this.
     public var rescanSeconds: Double = 5
 

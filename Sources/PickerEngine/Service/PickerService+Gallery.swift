@@ -39,17 +39,23 @@ extension PickerService {
             let cell = thumbnailCells.cell(for: photos[i], size: size)
             made.withLock { $0[i] = cell }
         }
-        var canvas = try Compositor.canvas(PixelSize(width: geometry.width, height: geometry.height),
-                                       colour: GridPainter.background)
+        // The sheet's own memory is reserved once its cells are made (each cell reserved its decode
+        // and gave it back): never holding one reservation while waiting for another avoids deadlock.
         let images = made.withLock { $0 }
-        for (i, cell) in cells.enumerated() {
-            if let image = images[i] { Compositor.draw(image, onto: &canvas, x: cell.x, y: cell.y) }
-            if cell.selected { GridPainter.overlay(&canvas, x: cell.x, y: cell.y, size: size) }
-            if cell.current { GridPainter.outline(&canvas, x: cell.x, y: cell.y, size: size) }
+        let sheetBytes = WorkEstimate.thumbnailSheet(width: geometry.width, height: geometry.height)
+        return try budget.withReservation(sheetBytes, for: "thumbnail sheet of album '\(album.name)'") {
+            () throws(PickerError) -> ThumbnailSheet in
+            var canvas = try Compositor.canvas(PixelSize(width: geometry.width, height: geometry.height),
+                                               colour: GridPainter.background)
+            for (i, cell) in cells.enumerated() {
+                if let image = images[i] { Compositor.draw(image, onto: &canvas, x: cell.x, y: cell.y) }
+                if cell.selected { GridPainter.overlay(&canvas, x: cell.x, y: cell.y, size: size) }
+                if cell.current { GridPainter.outline(&canvas, x: cell.x, y: cell.y, size: size) }
+            }
+            let png = try ImageEncoder.encode(canvas, as: .png, quality: 100)
+            return ThumbnailSheet(geometry: geometry,
+                                  image: EncodedImage(format: .png, width: canvas.width, height: canvas.height, data: png))
         }
-        let png = try ImageEncoder.encode(canvas, as: .png, quality: 100)
-        return ThumbnailSheet(geometry: geometry,
-                              image: EncodedImage(format: .png, width: canvas.width, height: canvas.height, data: png))
     }
 
     /// The current photo scaled to fit W×H (upscaling allowed), centred on black.
@@ -65,17 +71,22 @@ extension PickerService {
         let key = RenderKey(file: open.version, width: request.width, height: request.height, format: request.format,
                             quality: quality, variant: 2)
         if let hit = cache.get(key) { return hit }
-        let fileBytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-        let header = try ImageHeaderReader.read(bytes: fileBytes, name: photo.fileName)
-        let picture = try ImageRenderer.fittedUpright(
-            data: fileBytes, header: header, photoName: photo.fileName,
-            fit: FitTarget(maxWidth: request.width, maxHeight: request.height, allowUpscale: true),
-            maxPixels: configuration.maxPixels)
-        var canvas = try Compositor.canvas(PixelSize(width: request.width, height: request.height), colour: .black)
-        let at = FitMath.centred(picture.size, in: canvas.size)
-        Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)
-        let bytes = try ImageEncoder.encode(canvas, as: request.format, quality: quality)
-        let image = EncodedImage(format: request.format, width: canvas.width, height: canvas.height, data: bytes)
+        let estimate = WorkEstimate.preview(header: photo.header, fileBytes: open.bytesToRead(maxBytes: library.maxPhotoBytes),
+                                            width: request.width, height: request.height, output: request.format,
+                                            maxPixels: configuration.maxPixels)
+        let image = try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
+            let fileBytes = try open.readAll(maxBytes: library.maxPhotoBytes)
+            let header = try ImageHeaderReader.read(bytes: fileBytes, name: photo.fileName)
+            let picture = try ImageRenderer.fittedUpright(
+                data: fileBytes, header: header, photoName: photo.fileName,
+                fit: FitTarget(maxWidth: request.width, maxHeight: request.height, allowUpscale: true),
+                maxPixels: configuration.maxPixels)
+            var canvas = try Compositor.canvas(PixelSize(width: request.width, height: request.height), colour: .black)
+            let at = FitMath.centred(picture.size, in: canvas.size)
+            Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)
+            let bytes = try ImageEncoder.encode(canvas, as: request.format, quality: quality)
+            return EncodedImage(format: request.format, width: canvas.width, height: canvas.height, data: bytes)
+        }
         cache.put(key, image)
         return image
     }

@@ -10,6 +10,8 @@ public final class PickerService: Sendable {
     public let library: PhotoLibrary
     public let sessions: SessionStore
     public let cache: RenderCache
+    /// Bounds the memory of all decode and render work running at once.
+    public let budget: WorkBudget
     let thumbnailCells: ThumbnailCells
     /// Where session and library events go (the daemon fans them out to subscribers).
     let events: @Sendable (Event) -> Void
@@ -19,8 +21,10 @@ public final class PickerService: Sendable {
     public init(configuration: EngineConfiguration, events: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.configuration = configuration
         self.events = events
-        let library = PhotoLibrary(root: configuration.libraryRoot)
+        let library = PhotoLibrary(root: configuration.libraryRoot, maxPhotoBytes: configuration.maxPhotoBytes)
         self.library = library
+        let budget = WorkBudget(capacityBytes: configuration.workBudgetBytes)
+        self.budget = budget
         self.sessions = SessionStore(stateDirectory: configuration.stateDirectory)
         // Freed blocks of 256 KiB and up go back to the system at once: otherwise evicted entries
         // and per-request pixel buffers stay in glibc's arenas and RSS ends tens of MiB above
@@ -33,7 +37,7 @@ public final class PickerService: Sendable {
             shared: configuration.thumbnailCacheHome.map {
                 SharedThumbnailStore(cacheHome: $0, software: configuration.serverVersion)
             },
-            capacityBytes: configuration.cacheBytes / 4, maxPixels: configuration.maxPixels)
+            capacityBytes: configuration.cacheBytes / 4, maxPixels: configuration.maxPixels, budget: budget)
     }
 
     /// Scans the library now.
@@ -284,12 +288,16 @@ public final class PickerService: Sendable {
         let key = RenderKey(file: open.version, width: fit.maxWidth, height: fit.maxHeight ?? 0, format: format,
                             quality: quality)
         if useCache, let hit = cache.get(key) { return hit }
-        let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-        let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName)
-        let out = try ImageRenderer.render(data: bytes, header: header, photoName: photo.fileName, fit: fit,
-                                           output: OutputSpec(format: format, quality: quality),
-                                           maxPixels: configuration.maxPixels)
-        let image = EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
+        let estimate = WorkEstimate.render(header: photo.header, fileBytes: open.bytesToRead(maxBytes: library.maxPhotoBytes), fit: fit,
+                                           output: format, maxPixels: configuration.maxPixels)
+        let image = try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
+            let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
+            let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName)
+            let out = try ImageRenderer.render(data: bytes, header: header, photoName: photo.fileName, fit: fit,
+                                               output: OutputSpec(format: format, quality: quality),
+                                               maxPixels: configuration.maxPixels)
+            return EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
+        }
         if useCache { cache.put(key, image) }
         return image
     }

@@ -1,0 +1,72 @@
+import PickerProtocol
+
+/// How many bytes an image job will hold at its peak, estimated before it starts from what the
+/// library index knows (file size, header), so it can reserve them from the `WorkBudget`.
+///
+/// Estimates lean high: pixels count 4 bytes unless the format is JPEG (3), a PNG or WebP is taken
+/// as decoded whole at stored size (JPEG streams rows through the resampler at its DCT scale), and
+/// an encoded result is taken as large as its raw pixels for PNG, half of them otherwise.
+public enum WorkEstimate {
+    /// `render`: file + decode + fitted picture (and its upright copy) + encoded result.
+    public static func render(header: ImageHeader, fileBytes: Int, fit: FitTarget,
+                              output: ImageFormat, maxPixels: Int) -> Int {
+        let fitted = fittedBytes(header, fit: fit)
+        return fileBytes + decodeBytes(header, fit: fit, maxPixels: maxPixels)
+            + fitted * (header.orientation == .up ? 1 : 2) + encodedBytes(fitted, output)
+    }
+
+    /// `preview`: a render to fit W×H (upscaling allowed) drawn on a W×H canvas, which is encoded.
+    public static func preview(header: ImageHeader, fileBytes: Int, width: Int, height: Int,
+                               output: ImageFormat, maxPixels: Int) -> Int {
+        let fit = FitTarget(maxWidth: width, maxHeight: height, allowUpscale: true)
+        let canvas = width * height * 3
+        let fitted = fittedBytes(header, fit: fit)
+        return fileBytes + decodeBytes(header, fit: fit, maxPixels: maxPixels)
+            + fitted * (header.orientation == .up ? 1 : 2) + canvas + encodedBytes(canvas, output)
+    }
+
+    /// One thumbnail cell: file + whole decode at the shrink factor for the covering size + its
+    /// upright copy + the cell.
+    public static func thumbnailCell(header: ImageHeader, fileBytes: Int, box: Int, maxPixels: Int) -> Int {
+        let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
+        guard stored.width > 0, stored.height > 0 else { return fileBytes + 2 * max(0, maxPixels) * 4 }
+        var decoded = stored.width * stored.height * 4
+        if header.format == .jpeg {
+            let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight,
+                                      box: PixelSize(width: box, height: box)).scaled
+            let target = OrientationTransform.uprightSize(cover, header.orientation)
+            let scaled = ShrinkFactor.scaledSize(stored, denominator: ShrinkFactor.jpegDenominator(stored: stored, target: target))
+            decoded = scaled.width * scaled.height * 3
+        }
+        return fileBytes + 2 * decoded + box * box * 4
+    }
+
+    /// A thumbnail sheet's canvas, its PNG, and the cells drawn on it (about the canvas's area).
+    public static func thumbnailSheet(width: Int, height: Int) -> Int {
+        let canvas = width * height * 3
+        return 3 * canvas
+    }
+
+    /// Pixels the decoder holds: the whole picture at its shrink factor, or for JPEG with a known
+    /// size the row buffers of the streaming resampler. An unknown size counts as `maxPixels`.
+    static func decodeBytes(_ header: ImageHeader, fit: FitTarget, maxPixels: Int) -> Int {
+        let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
+        guard stored.width > 0, stored.height > 0 else { return max(0, maxPixels) * 4 }
+        guard header.format == .jpeg else { return stored.width * stored.height * 4 }
+        let display = PixelSize(width: header.displayWidth, height: header.displayHeight)
+        let target = OrientationTransform.uprightSize(fit.fittedSize(for: display), header.orientation)
+        let scaled = ShrinkFactor.scaledSize(stored, denominator: ShrinkFactor.jpegDenominator(stored: stored, target: target))
+        // The streaming resampler keeps a ring of float rows (16 bytes a pixel), a few dozen deep.
+        return scaled.width * 16 * 64
+    }
+
+    static func fittedBytes(_ header: ImageHeader, fit: FitTarget) -> Int {
+        let display = PixelSize(width: max(1, header.displayWidth), height: max(1, header.displayHeight))
+        let size = fit.fittedSize(for: display)
+        return size.width * size.height * (header.format == .jpeg ? 3 : 4)
+    }
+
+    static func encodedBytes(_ rawBytes: Int, _ format: ImageFormat) -> Int {
+        format == .png ? rawBytes : rawBytes / 2
+    }
+}
