@@ -61,13 +61,17 @@ import Testing
 
     @Test func stalledSubscribersAreDroppedWithTooBusyAndTheDaemonStaysSmall() throws {
         let library = try TemporaryLibrary()
-        try library.add(Self.cameraPhoto, album: "A")
+        // Long album, photo and title (the longest a title may be) make every event about 1 KB, so a
+        // few thousand changes pass what the kernel buffers for a subscriber (its 2 MiB send buffer)
+        // and queue in the daemon.
+        let album = String(repeating: "a", count: 200), photo = String(repeating: "p", count: 200) + ".jpg"
+        try library.add(Self.cameraPhoto, album: album, as: photo)
         let daemon = try LiveDaemon(library: library.url)
         let driver = try PickerConnection(socketPath: daemon.socketPath, clientName: "driver")
-        // A long title makes every event about 1.1 KB, so a few thousand changes pass what the
-        // kernel buffers for a subscriber (its 2 MiB send buffer) and queue in the daemon.
         _ = try driver.call(.sessionNew(NewSession(name: "busy", width: 800, height: 600,
-                                                   title: String(repeating: "t", count: 1024))))
+                                                   title: String(repeating: "t", count: 256))))
+        _ = try driver.call(.selectAlbum(session: "busy", .name(album)))
+        _ = try driver.call(.selectPhoto(session: "busy", .name(photo)))
 
         // 100 subscribers that do the handshake and subscribe, then never read.
         let subscribers = 100
