@@ -57,11 +57,6 @@ import Testing
             #expect(throws: PickerError.self) { try SessionRules.validate(bad) }
         }
     }
-
-    @Test func printableEscapesControlsForLogs() {
-        #expect(SessionRules.printable("a\u{1b}[2J\nb\u{9b}\\") == "a\\x1b[2J\\x0ab\\u{9b}\\x5c")
-        #expect(SessionRules.printable("写真 ok") == "写真 ok")
-    }
 }
 
 /// `sessions.json` read back: bad entries dropped, good ones kept.

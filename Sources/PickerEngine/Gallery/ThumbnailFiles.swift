@@ -19,23 +19,24 @@ enum ThumbnailFiles {
     /// Reads a whole regular file of at most `maxBytes` bytes (`open(2)`, `fstat(2)`, `pread(2)`).
     static func read(_ path: String, maxBytes: Int) -> ReadResult {
         let fd: Int32
-        switch LibrarySys.openReadOnly(path) {
-        case .success(let opened): fd = opened
-        case .failure(let code):
-            return code.isNotFound ? .missing : .unreadable("open: \(code.description)")
+        do throws(SystemError) {
+            fd = try FileSystem.open(path: path, flags: FileSystem.readFlags)
+        } catch {
+            return error.errno == .noEntry || error.errno.rawValue == ENOTDIR ? .missing : .unreadable("open: \(error.errno)")
         }
-        defer { LibrarySys.closeQuietly(fd) }
-        let status: stat
-        switch LibrarySys.fileStatus(fd) {
-        case .success(let st): status = st
-        case .failure(let code): return .unreadable("fstat: \(code.description)")
+        defer { FileSystem.close(fd) }
+        let status: FileStatus
+        do throws(SystemError) {
+            status = try FileSystem.status(fd)
+        } catch {
+            return .unreadable("fstat: \(error.errno)")
         }
-        guard LibrarySys.isRegular(status) else { return .unreadable("not a regular file") }
-        let size = Int(status.st_size)
-        guard size <= maxBytes else { return .unreadable("\(size) bytes, more than the \(maxBytes) allowed") }
-        switch LibrarySys.readFully(fd, at: 0, count: size) {
-        case .success(let bytes): return .bytes(bytes)
-        case .failure(let code): return .unreadable("read: \(code.description)")
+        guard status.isRegular else { return .unreadable("not a regular file") }
+        guard status.size <= Int64(maxBytes) else { return .unreadable("\(status.size) bytes, more than the \(maxBytes) allowed") }
+        do throws(SystemError) {
+            return .bytes(try FileSystem.read(fd, at: 0, count: Int(status.size)))
+        } catch {
+            return .unreadable("read: \(error.errno)")
         }
     }
 

@@ -1,3 +1,5 @@
+import PickerSystem
+
 /// Random access to the start of an image file for header parsing: a window of bytes
 /// (the first 64 KiB to begin with) that is refilled with `pread` at another offset only when
 /// a parser asks for bytes beyond it. Over an in-memory array the window is the whole array.
@@ -10,7 +12,7 @@ struct HeaderBytes {
     /// Total length of the file (or array).
     let size: Int
     /// The first read error, if any: the parser's "truncated" then really means "could not read".
-    private(set) var readError: ErrnoCode?
+    private(set) var readError: SystemError?
 
     init(bytes: [UInt8]) {
         window = bytes
@@ -32,15 +34,13 @@ struct HeaderBytes {
 
     private mutating func load(at offset: Int) {
         guard let fd else { return }
-        switch LibrarySys.readFully(fd, at: offset, count: Self.windowSize) {
-        case .success(let bytes):
-            window = bytes
-            windowStart = offset
-        case .failure(let e):
-            if readError == nil { readError = e }
+        do throws(SystemError) {
+            window = try FileSystem.read(fd, at: offset, count: Self.windowSize)
+        } catch {
+            if readError == nil { readError = error }
             window = []
-            windowStart = offset
         }
+        windowStart = offset
     }
 
     mutating func byte(at offset: Int) -> UInt8? {
@@ -67,11 +67,11 @@ struct HeaderBytes {
             guard count <= window.count else { return nil }
             return Array(window[0..<count])
         }
-        switch LibrarySys.readFully(fd, at: offset, count: count) {
-        case .success(let bytes):
+        do throws(SystemError) {
+            let bytes = try FileSystem.read(fd, at: offset, count: count)
             return bytes.count == count ? bytes : nil
-        case .failure(let e):
-            if readError == nil { readError = e }
+        } catch {
+            if readError == nil { readError = error }
             return nil
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PickerProtocol
+import PickerSystem
 
 /// Reads an image's header — format, stored size, EXIF orientation and capture date —
 /// without decoding pixels and without reading the whole file.
@@ -20,16 +24,18 @@ public enum ImageHeaderReader {
     public static func read(path: String, name: String? = nil) throws(PickerError) -> ImageHeader {
         let shown = name ?? path
         let fd: Int32
-        switch LibrarySys.openReadOnly(path) {
-        case .success(let opened): fd = opened
-        case .failure(let e):
-            throw PickerError(e.isNotFound ? .noSuchPhoto : .ioError, "cannot open '\(shown)': \(e.description)")
+        do throws(SystemError) {
+            fd = try FileSystem.open(path: path, flags: FileSystem.readFlags)
+        } catch {
+            let missing = error.errno == .noEntry || error.errno.rawValue == ENOTDIR
+            throw PickerError(missing ? .noSuchPhoto : .ioError, "cannot open '\(shown)': \(error.errno)")
         }
-        defer { LibrarySys.closeQuietly(fd) }
+        defer { FileSystem.close(fd) }
         let size: Int
-        switch LibrarySys.fileStatus(fd) {
-        case .success(let st): size = Int(st.st_size)
-        case .failure(let e): throw PickerError(.ioError, "cannot stat '\(shown)': \(e.description)")
+        do throws(SystemError) {
+            size = Int(try FileSystem.status(fd).size)
+        } catch {
+            throw PickerError(.ioError, "cannot stat '\(shown)': \(error.errno)")
         }
         return try read(fd: fd, fileSize: size, name: shown)
     }
@@ -55,7 +61,7 @@ public enum ImageHeaderReader {
     static func parse(_ source: inout HeaderBytes, name: String) throws(PickerError) -> ImageHeader {
         guard let format = FormatSniffer.sniff(source.prefix) else {
             if let e = source.readError {
-                throw PickerError(.ioError, "cannot read '\(name)': \(e.description)")
+                throw PickerError(.ioError, "cannot read '\(name)': \(e.errno)")
             }
             throw PickerError(.unsupportedImage, unsupportedMessage(source.prefix, name: name))
         }
@@ -72,7 +78,7 @@ public enum ImageHeaderReader {
             return header
         } catch {
             if let e = source.readError {
-                throw PickerError(.ioError, "cannot read '\(name)': \(e.description)")
+                throw PickerError(.ioError, "cannot read '\(name)': \(e.errno)")
             }
             throw PickerError(.corruptImage, "'\(name)' is a damaged \(format.displayName) file: \(error.reason)")
         }

@@ -50,10 +50,10 @@ enum SavedSessions {
         for (i, entry) in file.sessions.enumerated() {
             switch entry.session {
             case .failure(let failure):
-                Log.error("\(path): dropped session entry \(i + 1): it does not decode (\(SessionRules.printable(failure.description)))")
+                Log.error("\(path): dropped session entry \(i + 1): it does not decode (\(failure.description))")
             case .success(let s):
                 if let reason = rejection(of: s, kept: kept) {
-                    Log.error("\(path): dropped session '\(SessionRules.printable(s.name))' (entry \(i + 1)): \(SessionRules.printable(reason))")
+                    Log.error("\(path): dropped session '\(s.name)' (entry \(i + 1)): \(reason)")
                 } else {
                     kept[s.name] = s
                 }

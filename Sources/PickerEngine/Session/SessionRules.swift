@@ -1,4 +1,5 @@
 import PickerProtocol
+import PickerSystem
 
 /// The one set of rules a session must satisfy, applied both to client requests
 /// (`session new`, `resize`) and to sessions restored from `sessions.json`, so a
@@ -64,28 +65,8 @@ public enum SessionRules {
         for path in s.selection { _ = try LibraryPath.validatedName(path, what: "photo") }
     }
 
-    /// C0 controls, DEL and C1 controls (U+0080…U+009F).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
-    }
-
-    /// `text` with control characters and backslashes shown as `\xNN` / `\u{NN}`, for logs.
-    public static func printable(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) || scalar == "\\" {
-                out += scalar.value < 0x80 ? "\\x\(hex2(scalar.value))" : "\\u{\(hex2(scalar.value))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    private static func hex2(_ v: UInt32) -> String {
-        let d = String(v, radix: 16)
-        return d.count < 2 ? "0" + d : d
-    }
+    /// C0 controls, DEL and C1 controls (U+0080…U+009F): the same set the text output escapes.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { InertText.isControl(scalar) }
 
     private static func hex4(_ v: UInt32) -> String {
         let d = String(v, radix: 16, uppercase: true)

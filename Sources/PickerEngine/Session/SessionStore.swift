@@ -69,7 +69,7 @@ public final class SessionStore: Sendable {
             }
             dict[session.name] = session
         }
-        Log.info("session '\(SessionRules.printable(session.name))' created (\(session.width)x\(session.height.map(String.init) ?? "-"))")
+        Log.info("session '\(session.name)' created (\(session.width)x\(session.height.map(String.init) ?? "-"))")
         save()
     }
 
@@ -77,7 +77,7 @@ public final class SessionStore: Sendable {
         try sessions.withLock { (dict) throws(PickerError) in
             guard dict.removeValue(forKey: name) != nil else { throw SessionStore.missing(name, dict.count) }
         }
-        Log.info("session '\(SessionRules.printable(name))' closed")
+        Log.info("session '\(name)' closed")
         save()
     }
 
