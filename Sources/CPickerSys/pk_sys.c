@@ -8,6 +8,7 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/resource.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -111,4 +112,10 @@ int pk_open_beneath(int dirfd, const char *path, int flags) {
     how.flags = (uint64_t)(unsigned)flags;
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
     return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
+long pk_fs_type(int fd) {
+    struct statfs st;
+    if (fstatfs(fd, &st) != 0) return -1;
+    return (long)st.f_type;
 }

@@ -63,10 +63,9 @@ public enum Daemon {
             return 1
         }
         relay.connect { [weak server] in server?.publish($0) }
-        let started = monotonicNow()
-        service.rescanLibrary()
-        let info = service.library.info
-        Log.info("library \(info.root): \(info.photoCount) photos in \(info.albumCount) albums, scanned in \(format1((monotonicNow() - started) * 1000)) ms")
+        // Listen first: the socket answers at once, whatever the library's size; the first scan and
+        // then inotify keep the index current in the background.
+        service.startLibrary()
         Log.info("listening on \(activated == nil ? config.socketPath : "the activated socket") (pickerd \(version), cache \(config.cacheMB) MiB, image work \(config.memoryMB) MiB)")
 
         let signals = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
@@ -80,6 +79,7 @@ public enum Daemon {
             return source
         }
         server.run()
+        service.stopLibrary()
         signals.forEach { $0.cancel() }
         // An activated socket belongs to systemd, which keeps listening for the next start.
         if activated == nil { unlink(config.socketPath) }
@@ -99,9 +99,4 @@ final class EventRelay: Sendable {
 struct EngineHandler: RequestHandling {
     let service: PickerService
     func handle(_ request: Request) -> Reply { service.handle(request) }
-}
-
-func format1(_ v: Double) -> String {
-    let tenths = Int((v * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10)"
 }

@@ -45,7 +45,7 @@ final class EventHub: Sendable {
                 switch event {
                 case .session(_, let state):
                     return l.subscription.session == state.name ? (conn, l.subscribeID) : nil
-                case .library:
+                case .library, .libraryChanges, .unknown:
                     return l.subscription.library ? (conn, l.subscribeID) : nil
                 }
             }

@@ -47,13 +47,19 @@ public enum SessionChange: UInt8, Sendable, Equatable, CaseIterable {
 public enum Event: Sendable, Equatable {
     /// A session changed; `state` is the session after the change (for `.closed`, its last state).
     case session(SessionChange, SessionState)
-    /// The library was rescanned and its albums or photos changed.
+    /// The library was rescanned and its albums or photos changed (or a scan started or finished).
     case library(LibraryInfo)
+    /// Which photos a rescan added, removed and changed (sent with `library`, after it).
+    case libraryChanges(LibraryChanges)
+    /// An event type this decoder does not know (from a newer server): kept, so a client can skip it.
+    case unknown(type: UInt8, payload: [UInt8])
 
-    public var messageType: MessageType {
+    public var messageType: MessageType? {
         switch self {
         case .session: return .sessionEvent
         case .library: return .libraryEvent
+        case .libraryChanges: return .libraryChangesEvent
+        case .unknown: return nil
         }
     }
 
@@ -65,11 +71,16 @@ public enum Event: Sendable, Equatable {
             Reply.encodeSession(state, into: &w)
         case .library(let info):
             Reply.encodeLibraryInfo(info, into: &w)
+        case .libraryChanges(let changes):
+            changes.encode(into: &w)
+        case let .unknown(type, payload):
+            return Frame(type: type, requestID: subscriptionID, payload: payload)
         }
-        return Frame(type: messageType.rawValue, requestID: subscriptionID, payload: w.bytes)
+        return Frame(type: messageType?.rawValue ?? 0x80, requestID: subscriptionID, payload: w.bytes)
     }
 
-    /// Decodes an event frame. Unknown event types throw `.unknownMessageType` (clients should skip them).
+    /// Decodes an event frame. An event type this decoder does not know (≥ 0x80) is kept as `.unknown`;
+    /// a frame below 0x80 throws `.unknownMessageType` (it is not an event).
     public init(frame: Frame) throws(PickerError) {
         var r = ByteReader(frame.payload)
         switch MessageType(rawValue: frame.type) {
@@ -81,9 +92,45 @@ public enum Event: Sendable, Equatable {
             self = .session(change, try Reply.decodeSession(&r))
         case .libraryEvent?:
             self = .library(try Reply.decodeLibraryInfo(&r))
+        case .libraryChangesEvent?:
+            self = .libraryChanges(try LibraryChanges.decode(from: &r))
         default:
-            throw PickerError(.unknownMessageType, "not an event type: 0x\(hex(frame.type))")
+            guard frame.isEvent else { throw PickerError(.unknownMessageType, "not an event type: 0x\(hex(frame.type))") }
+            self = .unknown(type: frame.type, payload: frame.payload)
+            return
         }
         try r.expectEnd()
+    }
+}
+
+/// Which photos one rescan added, removed and changed, as paths relative to the library root.
+/// Wire: three lists, each `count:u32` then that many strings: added, removed, changed.
+public struct LibraryChanges: Sendable, Equatable {
+    public var added: [String]
+    public var removed: [String]
+    public var changed: [String]
+    public init(added: [String] = [], removed: [String] = [], changed: [String] = []) {
+        self.added = added
+        self.removed = removed
+        self.changed = changed
+    }
+
+    func encode(into w: inout ByteWriter) {
+        for list in [added, removed, changed] {
+            w.u32(UInt32(list.count))
+            for path in list { w.string(path) }
+        }
+    }
+
+    static func decode(from r: inout ByteReader) throws(PickerError) -> LibraryChanges {
+        var lists: [[String]] = []
+        for _ in 0..<3 {
+            let n = try r.count(minElementSize: 4)
+            var list: [String] = []
+            list.reserveCapacity(n)
+            for _ in 0..<n { list.append(try r.string()) }
+            lists.append(list)
+        }
+        return LibraryChanges(added: lists[0], removed: lists[1], changed: lists[2])
     }
 }

@@ -48,4 +48,5 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     // Events: server-initiated, high bit set, never a reply.
     case sessionEvent = 0x80
     case libraryEvent = 0x81
+    case libraryChangesEvent = 0x82
 }

@@ -162,7 +162,7 @@ extension Reply {
             self = .subscribed(try Subscription.decode(from: &r))
         case .cancelReply:
             self = .cancelReply(requestID: try r.u32(), found: try r.bool())
-        case .sessionEvent, .libraryEvent:
+        case .sessionEvent, .libraryEvent, .libraryChangesEvent:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is an event, not a reply")
         case .sessionState:
             self = .session(try Reply.decodeSession(&r))

@@ -207,7 +207,7 @@ extension Request {
             self = .subscribe(try Subscription.decode(from: &r))
         case .cancel:
             self = .cancel(requestID: try r.u32())
-        case .sessionEvent, .libraryEvent:
+        case .sessionEvent, .libraryEvent, .libraryChangesEvent:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is an event, not a request")
         case .helloReply, .error, .pong, .libraryInfoReply, .sessionState, .sessionListReply, .sessionClosed,
              .albumsReply, .photosReply, .image, .selectionReply, .thumbnailsReply, .subscribed, .cancelReply:

@@ -47,9 +47,10 @@ let commands: [CommandSpec] = [
             Output.line(Render.shown(version))
         }
     },
-    CommandSpec(words: ["library"], summary: "library root, album and photo counts, scan state") { inv throws(CLIError) in
-        let reply = try inv.call(.libraryInfo)
-        guard case .libraryInfo(let l) = reply else { throw unexpected(reply) }
+    CommandSpec(words: ["library"], summary: "library root, album and photo counts, scan state",
+                options: [OptionSpec(name: "--wait", valueName: nil, help: "wait until the scan is done")],
+                details: "The daemon scans in the background: it answers at once, and listings made during\nthe first scan say `scanning`. --wait returns when the scan is done.") { inv throws(CLIError) in
+        let l = try inv.flag("--wait") ? waitForScan(inv) : libraryInfo(inv.call(.libraryInfo))
         let state = l.scanState == .ready ? "ready" : "scanning"
         if inv.json {
             Output.json(.object([("root", .string(l.root)), ("albums", .int(l.albumCount)), ("photos", .int(l.photoCount)),
@@ -299,13 +300,40 @@ let integrationCommands: [CommandSpec] = [
                 // The daemon ends the subscription of a reader that fell too far behind, with an error.
                 if case .error(let e)? = try? Reply(frame: frame) { throw ClientError.server(e) }
                 guard frame.isEvent, let event = try? Event(frame: frame) else { continue }
-                if inv.json { Output.streamJSON(Render.eventJSON(event)) } else { Output.streamLine(Render.eventText(event)) }
+                if inv.json {
+                    Output.streamJSON(Render.eventJSON(event))
+                } else {
+                    // One event may be several lines (one per photo added or removed); names are escaped.
+                    for line in Render.eventText(event).split(separator: "\n") { Output.streamLine(String(line)) }
+                }
             }
         } catch {
             throw CLIError(error)
         }
     },
 ]
+
+private func libraryInfo(_ reply: Reply) throws(CLIError) -> LibraryInfo {
+    guard case .libraryInfo(let l) = reply else { throw unexpected(reply) }
+    return l
+}
+
+/// Polls `libraryInfo` on one connection until the scan is done (a scan of 100,000 photos takes
+/// about a second; 50 ms polls cost the daemon nothing it would notice).
+private func waitForScan(_ inv: Invocation) throws(CLIError) -> LibraryInfo {
+    let conn = try inv.connect()
+    while true {
+        let reply: Reply
+        do throws(ClientError) {
+            reply = try conn.call(.libraryInfo)
+        } catch {
+            throw CLIError(error)
+        }
+        let info = try libraryInfo(reply)
+        if info.scanState == .ready { return info }
+        usleep(50_000)
+    }
+}
 
 /// Shell completions, and the hidden helper they call for live names.
 let completionCommands: [CommandSpec] = [

@@ -134,7 +134,14 @@ enum Render {
             }
             return "\(shown(s.name)) \(change.name) \(detail)"
         case .library(let l):
-            return "library changed: \(l.albumCount) albums, \(l.photoCount) photos"
+            return "library \(l.scanState == .scanning ? "scanning" : "ready"): \(l.albumCount) albums, \(l.photoCount) photos"
+        case .libraryChanges(let c):
+            // One line per photo, so scripts can follow: `library added 2024/Kyoto/IMG_0042.jpg`.
+            let lines = c.added.map { "library added \(shown($0))" } + c.removed.map { "library removed \(shown($0))" }
+                + c.changed.map { "library changed \(shown($0))" }
+            return lines.joined(separator: "\n")
+        case let .unknown(type, payload):
+            return "event 0x\(String(type, radix: 16)) (not known to this pickerctl, \(payload.count) bytes)"
         }
     }
 
@@ -145,7 +152,14 @@ enum Render {
             return .object([("event", .string(change.name))] + fields)
         case .library(let l):
             return .object([("event", .string("library")), ("root", .string(l.root)), ("albums", .int(l.albumCount)),
-                            ("photos", .int(l.photoCount))])
+                            ("photos", .int(l.photoCount)),
+                            ("scan", .string(l.scanState == .scanning ? "scanning" : "ready"))])
+        case .libraryChanges(let c):
+            return .object([("event", .string("library_changes")), ("added", .array(c.added.map(JSONValue.string))),
+                            ("removed", .array(c.removed.map(JSONValue.string))),
+                            ("changed", .array(c.changed.map(JSONValue.string)))])
+        case let .unknown(type, _):
+            return .object([("event", .string("unknown")), ("type", .int(Int(type)))])
         }
     }
 

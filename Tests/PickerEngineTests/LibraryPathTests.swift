@@ -117,7 +117,7 @@ struct LibraryPathTests {
             #expect(library.isScanning == false)
         }
         let missing = PhotoLibrary(root: "/nonexistent/pickerd")
-        let snapshot = missing.rescan()
+        let snapshot = missing.rescan().snapshot
         #expect(snapshot.scanError?.code == .ioError)
         #expect(snapshot.scanError?.message.contains("/nonexistent/pickerd") == true)
         #expect(missing.snapshot.albums.map(\.name) == ["All Photos"])

@@ -17,7 +17,7 @@ import Testing
         #expect(Frame(type: 0xFF, requestID: 0, payload: []).isEvent)
         #expect(!Frame(type: 0x7F, requestID: 0, payload: []).isEvent)
         for type in MessageType.allCases {
-            let isEventType = type == .sessionEvent || type == .libraryEvent
+            let isEventType = type.rawValue >= 0x80
             #expect(Frame(type: type.rawValue, requestID: 0, payload: []).isEvent == isEventType, "\(type)")
         }
         #expect(MessageType.sessionEvent.rawValue == 0x80)

@@ -105,5 +105,7 @@ enum GoldenVectorValues {
         "libraryEvent id=30": .event(.library(LibraryInfo(
             root: "/home/ann/Pictures", albumCount: 3, photoCount: 43, scanState: .ready,
             scannedAt: 1_764_400_300, skippedCount: 1))),
+        "libraryChangesEvent id=30": .event(.libraryChanges(LibraryChanges(
+            added: ["2024/Kyoto/IMG_0042.jpg"], removed: ["2024/Kyoto/IMG_0007.jpg"], changed: []))),
     ]
 }

@@ -70,4 +70,4 @@ let replyTypes: Set<MessageType> = [
     .albumsReply, .photosReply, .image, .selectionReply, .thumbnailsReply, .subscribed, .cancelReply,
 ]
 /// Server-initiated frames (type ≥ 0x80): neither requests nor replies.
-let eventTypes: Set<MessageType> = [.sessionEvent, .libraryEvent]
+let eventTypes: Set<MessageType> = [.sessionEvent, .libraryEvent, .libraryChangesEvent]

@@ -151,6 +151,10 @@ struct VectorAnnotation {
             u8("scan_state") { $0 == 0 ? "scanning" : "ready" }
             i64("scanned_at, Unix seconds")
             u32("skipped_count")
+        case .libraryChangesEvent:
+            list("added") { $0.string("path") }
+            list("removed") { $0.string("path") }
+            list("changed") { $0.string("path") }
         case .thumbnails:
             string("session")
             u32("cell_size") { $0 == 0 ? "default, 100" : "" }

@@ -61,7 +61,7 @@ daemon_pid=$!
 
 up=""
 for _ in $(seq 100); do
-    if "$pickerctl" --socket "$sock" ping >/dev/null 2>&1; then up=1; break; fi
+    if "$pickerctl" --socket "$sock" ping >/dev/null 2>&1 && "$pickerctl" --socket "$sock" library --wait >/dev/null 2>&1; then up=1; break; fi
     kill -0 "$daemon_pid" 2>/dev/null || break
     sleep 0.1
 done

@@ -46,7 +46,7 @@ SELECT_PHOTO, STEP_PHOTO, STATUS, GET_IMAGE, IMAGE = 0x26, 0x28, 0x2A, 0x30, 0x3
 TOGGLE, SELECTION, SELECTION_REPLY, CLEAR_SELECTION = 0x40, 0x42, 0x43, 0x44
 THUMBNAILS, THUMBNAILS_REPLY, PREVIEW = 0x46, 0x47, 0x48
 SUBSCRIBE, SUBSCRIBED, CANCEL, CANCEL_REPLY = 0x50, 0x51, 0x52, 0x53
-SESSION_EVENT, LIBRARY_EVENT = 0x80, 0x81
+SESSION_EVENT, LIBRARY_EVENT, LIBRARY_CHANGES_EVENT = 0x80, 0x81, 0x82
 EVENT_BIT = 0x80
 
 ERROR_NAMES = {
@@ -320,7 +320,16 @@ class LibraryEvent:
     info: LibraryInfo
 
 
-Event = Union[SessionEvent, LibraryEvent]
+@dataclass
+class LibraryChangesEvent:
+    """Which photos a rescan added, removed and changed (paths relative to the library root)."""
+    subscription: int
+    added: List[str]
+    removed: List[str]
+    changed: List[str]
+
+
+Event = Union[SessionEvent, LibraryEvent, LibraryChangesEvent]
 
 
 # --------------------------------------------------------------------------------------------
@@ -758,6 +767,9 @@ class Client:
                                         _read_session_state(r))
         elif type_ == LIBRARY_EVENT:
             event = LibraryEvent(request_id, _read_library_info(r))
+        elif type_ == LIBRARY_CHANGES_EVENT:
+            lists = [[r.string() for _ in range(r.count(4))] for _ in range(3)]
+            event = LibraryChangesEvent(request_id, *lists)
         else:
             return None  # an event type this client does not know: skipped, as PROTOCOL.md says
         r.end()

@@ -54,6 +54,9 @@ void pk_lower_thread_priority(int nice);
 /// ENOSYS on kernels before 5.6 (glibc has no wrapper, so this is a raw syscall).
 int pk_open_beneath(int dirfd, const char *path, int flags);
 
+/// fstatfs(fd).f_type: the file system's magic number, or -1 with errno.
+long pk_fs_type(int fd);
+
 /// malloc_trim(0): returns freed heap memory to the system.
 void pk_release_free_memory(void);
 

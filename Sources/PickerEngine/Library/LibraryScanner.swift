@@ -37,9 +37,15 @@ public struct LibraryScanner: Sendable {
     }
 
     /// Scans the library.
+    /// - Parameters:
+    ///   - previous: photos of the last scan by relative path: a file whose device, inode, size and
+    ///     mtime are unchanged keeps its header without being opened (a rescan is a stat-only walk
+    ///     plus the headers of what changed).
+    ///   - onFolder: called with every folder walked, open, and its relative path (for inotify).
     /// - Returns: the new snapshot.
     /// - Throws: `.ioError` when the root does not exist, is not a folder or cannot be resolved.
-    public func scan() throws(PickerError) -> LibrarySnapshot {
+    public func scan(reusing previous: [String: Photo] = [:],
+                     onFolder: ((Int32, String) -> Void)? = nil) throws(PickerError) -> LibrarySnapshot {
         let clock = ContinuousClock()
         let started = clock.now
 
@@ -53,10 +59,12 @@ public struct LibraryScanner: Sendable {
         let rootReal = rootDirectory.path
 
         var walker = LibraryTreeWalker(root: rootDirectory, maxDepth: maxDepth)
+        walker.statFiles = !previous.isEmpty
+        walker.onFolder = onFolder
         walker.walkAll()
 
         let files = walker.files
-        let outcomes = Self.readHeaders(files, root: rootDirectory)
+        let outcomes = Self.readHeaders(files, root: rootDirectory, reusing: previous)
 
         var skipped = walker.skipped
         var byFolder: [String: [Photo]] = [:]
@@ -137,7 +145,7 @@ public struct LibraryScanner: Sendable {
         case skipped(SkippedEntry.Reason, String)
     }
 
-    static func readHeaders(_ files: [FoundFile], root: RootDirectory) -> [Outcome] {
+    static func readHeaders(_ files: [FoundFile], root: RootDirectory, reusing previous: [String: Photo]) -> [Outcome] {
         guard !files.isEmpty else { return [] }
         var outcomes = [Outcome](repeating: .skipped(.unreadable, "not read"), count: files.count)
         outcomes.withUnsafeMutableBufferPointer { buffer in
@@ -145,7 +153,13 @@ public struct LibraryScanner: Sendable {
             files.withUnsafeBufferPointer { input in
                 let found = SendableInput(input)
                 DispatchQueue.concurrentPerform(iterations: files.count) { i in
-                    slots.buffer[i] = readHeader(found.buffer[i], root: root)
+                    let file = found.buffer[i]
+                    if let st = file.status, let old = previous[file.relative], old.targetPath == nil,
+                       old.version == st.version {
+                        slots.buffer[i] = .header(old.header, st)
+                    } else {
+                        slots.buffer[i] = readHeader(file, root: root)
+                    }
                 }
             }
         }

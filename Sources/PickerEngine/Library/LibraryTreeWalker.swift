@@ -12,6 +12,8 @@ struct FoundFile: Sendable {
     var relative: String
     /// Path to open beneath the root: `relative`, or a symlink's resolved target inside the root.
     var openPath: String
+    /// `fstatat` of the entry during the walk, when asked for (to reuse an unchanged file's header).
+    var status: FileStatus? = nil
 }
 
 /// The directory walk (single-threaded; header reading is the parallel part). Every folder is
@@ -21,6 +23,11 @@ struct FoundFile: Sendable {
 struct LibraryTreeWalker {
     let root: RootDirectory
     let maxDepth: Int
+    /// Stat each regular file during the walk (a rescan compares them with the index).
+    var statFiles = false
+    /// Called with each folder walked, open, and its path relative to the root ("" for the root):
+    /// the library watcher adds its inotify watch there.
+    var onFolder: ((Int32, String) -> Void)? = nil
     /// Folders already walked (device and inode): each is walked once, which also ends symlink loops.
     private var visited: Set<FileIdentity> = []
     private(set) var files: [FoundFile] = []
@@ -64,6 +71,7 @@ struct LibraryTreeWalker {
 
     /// Lists the folder open at `directory` and walks its real subfolders depth-first.
     private mutating func walk(_ directory: Int32, relative: String, depth: Int) {
+        onFolder?(directory, relative)
         let shown = relative.isEmpty ? "." : relative
         let listing: [DirectoryListing.Entry]
         do throws(SystemError) {
@@ -91,7 +99,9 @@ struct LibraryTreeWalker {
             }
             switch kind {
             case .regular:
-                files.append(FoundFile(folder: relative, name: entry.name, relative: child, openPath: child))
+                var file = FoundFile(folder: relative, name: entry.name, relative: child, openPath: child)
+                if statFiles { file.status = try? FileSystem.status(of: entry.name, in: directory) }
+                files.append(file)
             case .directory:
                 walkSubfolder(entry.name, of: directory, relative: child, depth: depth + 1)
             case .symlink:

@@ -1,4 +1,5 @@
 import PickerProtocol
+import PickerSystem
 
 /// One image file in the library, as indexed by a scan.
 public struct Photo: Sendable, Equatable {
@@ -49,6 +50,12 @@ public struct Photo: Sendable, Equatable {
             dateSeconds = mtimeSeconds
             dateIsFromExif = false
         }
+    }
+
+    /// The file's identity, size and mtime as indexed.
+    public var version: FileVersion {
+        FileVersion(identity: FileIdentity(device: device, inode: inode), size: byteSize, mtimeSeconds: mtimeSeconds,
+                    mtimeNanoseconds: mtimeNanoseconds)
     }
 
     /// The path opened to read the photo, relative to the root: the symlink's target for a symlinked file.

@@ -7,7 +7,7 @@ extension PhotoLibrary {
     public var info: LibraryInfo {
         let snapshot = self.snapshot
         return LibraryInfo(root: snapshot.root, albumCount: snapshot.albumCount, photoCount: snapshot.photoCount,
-                           scanState: isScanning ? .scanning : .ready, scannedAt: snapshot.scannedAtSeconds,
+                           scanState: isScanning || !snapshot.hasBeenScanned ? .scanning : .ready, scannedAt: snapshot.scannedAtSeconds,
                            skippedCount: snapshot.unindexedImageCount)
     }
 

@@ -31,20 +31,23 @@ public final class PhotoLibrary: Sendable {
         current = Mutex((LibrarySnapshot.empty(root: root), [:]))
     }
 
-    /// Scans the library again and makes the result current.
+    /// Scans the library again and makes the result current. Files unchanged since the last scan
+    /// (same device, inode, size and mtime) keep their headers without being opened.
     ///
     /// Never fails: when the root cannot be opened (missing, unmounted, not a folder) the new
     /// snapshot is empty and carries the reason in `scanError`, so the daemon keeps serving
     /// and `library` can say what is wrong.
-    /// - Returns: the new snapshot.
+    /// - Parameter onFolder: called with every folder walked, open, and its relative path.
+    /// - Returns: the new snapshot and what changed from the one before.
     @discardableResult
-    public func rescan() -> LibrarySnapshot {
+    public func rescan(onFolder: ((Int32, String) -> Void)? = nil) -> (snapshot: LibrarySnapshot, changes: LibraryChangeSet) {
         scansRunning.add(1, ordering: .relaxed)
         defer { scansRunning.subtract(1, ordering: .relaxed) }
-        return scanGate.withLock { (count: inout Int) -> LibrarySnapshot in
+        return scanGate.withLock { (count: inout Int) in
+            let previous = current.withLock { $0.byPath }
             var snapshot: LibrarySnapshot
             do throws(PickerError) {
-                snapshot = try LibraryScanner(root: root).scan()
+                snapshot = try LibraryScanner(root: root).scan(reusing: previous, onFolder: onFolder)
             } catch {
                 snapshot = LibrarySnapshot.empty(root: root)
                 snapshot.scanError = error
@@ -58,7 +61,7 @@ public final class PhotoLibrary: Sendable {
             index.reserveCapacity(result.allPhotos.count)
             for photo in result.allPhotos { index[photo.relativePath] = photo }
             current.withLock { $0 = (result, index) }
-            return result
+            return (result, LibraryChangeSet(from: previous, to: index))
         }
     }
 

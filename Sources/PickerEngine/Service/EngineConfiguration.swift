@@ -15,7 +15,7 @@ public struct EngineConfiguration: Sendable {
     /// Photo files larger than this are refused, not read (100 MiB holds any camera file).
     public var maxPhotoBytes: Int = 100 << 20
     /// Listings rescan the library when the last scan is older than this.
-    public var rescanSeconds: Double = 5
+
 
     public init(libraryRoot: String, stateDirectory: String?, cacheBytes: Int = 256 << 20,
                 maxPixels: Int = 200_000_000, serverVersion: String, thumbnailCacheHome: String? = nil) {

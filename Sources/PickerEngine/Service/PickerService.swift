@@ -15,8 +15,10 @@ public final class PickerService: Sendable {
     let thumbnailCells: ThumbnailCells
     /// Where session and library events go (the daemon fans them out to subscribers).
     let events: @Sendable (Event) -> Void
-    /// Monotonic time of the last library scan.
-    private let lastScan = Mutex<Double>(-Double.infinity)
+    /// The library watcher, once started.
+    private let watcher = Mutex<LibraryWatcher?>(nil)
+    /// Whether the first scan has been reported (it announces no per-photo changes).
+    private let firstScanDone = Mutex(false)
 
     public init(configuration: EngineConfiguration, events: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.configuration = configuration
@@ -40,26 +42,67 @@ public final class PickerService: Sendable {
             capacityBytes: configuration.cacheBytes / 4, maxPixels: configuration.maxPixels, budget: budget)
     }
 
-    /// Scans the library now.
-    public func rescanLibrary() {
-        lastScan.withLock { $0 = monotonicNow() }
-        let snapshot = library.rescan()
-        Log.debug("library rescanned: \(snapshot.albums.first?.photos.count ?? 0) photos")
+    /// Starts the library watcher: the first scan runs in the background (the socket already
+    /// answers; listings say `scanning` until it ends), then inotify keeps the index current.
+    public func startLibrary() {
+        let watcher = LibraryWatcher(library: library) { [weak self] snapshot, changes in
+            self?.libraryRescanned(snapshot, changes)
+        }
+        self.watcher.withLock { $0 = watcher }
+        events(.library(library.info))
+        watcher.start()
     }
 
-    /// Rescans when the last scan is older than `rescanSeconds`, so photos added or removed
-    /// while the daemon runs show up in listings. Cheap: headers only, about 35 ms per 3000 photos.
-    func refreshLibraryIfStale() {
-        let now = monotonicNow()
-        let due = lastScan.withLock { last -> Bool in
-            guard now - last >= configuration.rescanSeconds else { return false }
-            last = now
-            return true
+    /// Stops watching the library (shutdown).
+    public func stopLibrary() {
+        watcher.withLock { $0?.stop() }
+    }
+
+    /// After each rescan: the library event, the photos added, removed and changed (in batches,
+    /// not for the first scan, which would name every photo), and the sessions that lost photos.
+    func libraryRescanned(_ snapshot: LibrarySnapshot, _ changes: LibraryChangeSet) {
+        let first = firstScanDone.withLock { done -> Bool in
+            defer { done = true }
+            return !done
         }
-        guard due else { return }
-        let before = library.snapshot.fingerprint
-        let after = library.rescan()
-        if after.fingerprint != before { events(.library(library.info)) }
+        guard first || !changes.isEmpty else { return }
+        events(.library(library.info))
+        guard !first else { return }
+        for batch in Self.batches(of: changes, size: 1000) { events(.libraryChanges(batch)) }
+        if !changes.removed.isEmpty { forget(Set(changes.removed)) }
+    }
+
+    static func batches(of changes: LibraryChangeSet, size: Int) -> [LibraryChanges] {
+        var out: [LibraryChanges] = []
+        var current = LibraryChanges()
+        func flushIfFull() {
+            if current.added.count + current.removed.count + current.changed.count >= size {
+                out.append(current)
+                current = LibraryChanges()
+            }
+        }
+        for path in changes.added { current.added.append(path); flushIfFull() }
+        for path in changes.removed { current.removed.append(path); flushIfFull() }
+        for path in changes.changed { current.changed.append(path); flushIfFull() }
+        if current != LibraryChanges() { out.append(current) }
+        return out
+    }
+
+    /// Photos gone from the library: picks of them are dropped (a selection event), and a session
+    /// whose current photo it was hears so (a photo event; its status says the photo is gone).
+    private func forget(_ removed: Set<String>) {
+        for session in sessions.all() {
+            let lostPicks = session.selection.contains(where: removed.contains)
+            let lostCurrent = session.photo.map(removed.contains) ?? false
+            guard lostPicks || lostCurrent else { continue }
+            guard let (before, after) = try? sessions.update(session.name, { (s: inout Session) throws(PickerError) -> (Session, Session) in
+                let before = s
+                s.selection.removeAll(where: removed.contains)
+                return (before, s)
+            }) else { continue }
+            if lostPicks { _ = announce(.selection, before, after) }
+            if lostCurrent { _ = announce(.photo, after, after) }
+        }
     }
 
     /// What the handshake advertises.
@@ -94,7 +137,6 @@ public final class PickerService: Sendable {
         case .ping:
             return .pong(serverVersion: configuration.serverVersion)
         case .libraryInfo:
-            refreshLibraryIfStale()
             return .libraryInfo(library.info)
         case .sessionNew(let params):
             let session = try Session(params)
@@ -119,13 +161,11 @@ public final class PickerService: Sendable {
             _ = announce(.closed, last)
             return .sessionClosed(name: name)
         case .albums:
-            refreshLibraryIfStale()
             let snapshot = library.snapshot
             return .albums(snapshot.albums.enumerated().map { i, a in
                 AlbumInfo(index: i + 1, name: a.name, photoCount: a.photos.count)
             })
         case let .selectAlbum(name, selector):
-            refreshLibraryIfStale()
             let album = try library.album(selector)
             let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
                 let before = s
@@ -135,7 +175,6 @@ public final class PickerService: Sendable {
             }
             return .session(announce(.album, before, s))
         case let .photos(name, sort):
-            refreshLibraryIfStale()
             let session = try sessions.get(name)
             let album = try selectedAlbum(of: session)
             let photos = sort == .date ? album.photosByCaptureDate() : album.photos
@@ -261,6 +300,7 @@ public final class PickerService: Sendable {
         }
         if photoName == nil, let path = s.photo {
             photoName = path.split(separator: "/").last.map(String.init) ?? path
+            if library.snapshot.hasBeenScanned { message = "\(photoName ?? path) is no longer in the library" }
         }
         return SessionState(name: s.name, title: s.title, width: s.width, height: s.height,
                             maxSelection: s.maxSelection,

@@ -108,3 +108,14 @@ public enum FileSystem {
         _ = Glibc.close(fd)
     }
 }
+
+extension FileSystem {
+    /// True when the folder open at `fd` is on a file system whose changes inotify may not report:
+    /// NFS, SMB/CIFS, FUSE (changes made by other machines, or by the FUSE daemon, arrive silently).
+    public static func isRemoteOrFuse(_ fd: Int32) -> Bool {
+        let type = pk_fs_type(fd)
+        guard type != -1 else { return false }
+        let remote: Set<UInt32> = [0x6969, 0x517B, 0xFF53_4D42, 0xFE53_4D42, 0x6573_5546]  // NFS, SMB, CIFS, SMB2, FUSE
+        return remote.contains(UInt32(truncatingIfNeeded: type))
+    }
+}

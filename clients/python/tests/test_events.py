@@ -154,19 +154,21 @@ class LibraryEventsTest(unittest.TestCase):
         folder = os.path.join(before.root, "zz-" + unique("added"))
         os.mkdir(folder)
         self.addCleanup(shutil.rmtree, folder, True)
-        shutil.copy(source, os.path.join(folder, "added" + os.path.splitext(source)[1]))
-        # pickerd rescans when a listing is asked for and the last scan is older than 5 s.
-        deadline = time.monotonic() + 30
-        event = None
-        while event is None and time.monotonic() < deadline:
-            driver.albums()
-            event = sub.next(0.5)
+        added = os.path.join(folder, "added" + os.path.splitext(source)[1])
+        shutil.copy(source, added)
+        # pickerd watches the library (inotify): no request is needed to make it look.
+        event = sub.next(30)
         self.assertIsNotNone(event, "no libraryEvent within 30 s")
         self.assertIsInstance(event, pc.LibraryEvent)
         self.assertEqual(event.subscription, sub.id)
         self.assertEqual(event.info.root, before.root)
         self.assertEqual(event.info.photo_count, driver.library().photo_count)
         self.assertGreaterEqual(event.info.photo_count, before.photo_count + 1)
+        # Then the photos by name.
+        changes = sub.next(10)
+        self.assertIsInstance(changes, pc.LibraryChangesEvent)
+        self.assertEqual(changes.added, [os.path.relpath(added, before.root)])
+        self.assertEqual((changes.removed, changes.changed), ([], []))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// The library is live: the daemon watches it (inotify) and says which photos were added, removed
+/// and changed, without anyone asking; listings and sessions follow. Driven the way a user would:
+/// files copied, moved and deleted by hand while `pickerctl watch --library --json` runs.
+@Suite(.timeLimit(.minutes(2))) struct LibraryWatchTests {
+    let library: TemporaryLibrary
+    let daemon: LiveDaemon
+    let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg")
+
+    init() throws {
+        library = try TemporaryLibrary()
+        try library.add(photo, album: "A", as: "one.jpg")
+        try library.add(photo, album: "A", as: "two.jpg")
+        daemon = try LiveDaemon(library: library.url)
+    }
+
+    /// `pickerctl watch --library --json` in the background, its stdout in a file.
+    final class Watch {
+        let pid: pid_t
+        let out: String
+        init(_ daemon: LiveDaemon) throws {
+            out = daemon.directory.appendingPathComponent("watch-\(UUID().uuidString.prefix(6)).out").path
+            pid = try spawnProcess(TestEnvironment.pickerctl.path, ["--socket", daemon.socketPath, "watch", "--library", "--json"],
+                                   environment: ["PATH": "/usr/bin:/bin"], stdin: "/dev/null", stdout: out, stderr: out)
+        }
+        deinit {
+            kill(pid, SIGTERM)
+            _ = waitForExit(pid)
+        }
+        /// The `library_changes` events so far, as (added, removed, changed).
+        var changes: [(added: [String], removed: [String], changed: [String])] {
+            let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { line in
+                guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      o["event"] as? String == "library_changes" else { return nil }
+                return (o["added"] as? [String] ?? [], o["removed"] as? [String] ?? [], o["changed"] as? [String] ?? [])
+            }
+        }
+        /// Waits (up to 15 s) until the events so far satisfy `done`.
+        func wait(_ done: ([(added: [String], removed: [String], changed: [String])]) -> Bool) -> Bool {
+            for _ in 0..<300 {
+                if done(changes) { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+        var all: (added: [String], removed: [String], changed: [String]) {
+            changes.reduce(into: ([], [], [])) { $0.0 += $1.added; $0.1 += $1.removed; $0.2 += $1.changed }
+        }
+    }
+
+    private func names(_ album: String) throws -> [String] {
+        _ = try daemon.ctl("session", "new", "n", "--width", "100")
+        _ = try daemon.ctl("select-album", album, session: "n")
+        let r = try daemon.ctl("photos", "--json", session: "n")
+        let list = (try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])?["photos"] as? [[String: Any]] ?? []
+        return list.compactMap { $0["name"] as? String }
+    }
+
+    @Test func addingMovingAndDeletingPhotosAndFoldersIsAnnouncedByPath() throws {
+        let watch = try Watch(daemon)
+        #expect(try daemon.ctl("library", "--wait").exitCode == 0)
+        usleep(200_000)  // the watcher subscribes
+
+        try library.add(photo, album: "B", as: "new.jpg")
+        #expect(watch.wait { _ in watch.all.added.contains("B/new.jpg") }, "added: \(watch.changes)")
+        #expect(try names("B") == ["new.jpg"])
+
+        try FileManager.default.moveItem(at: library.url.appendingPathComponent("A/two.jpg"),
+                                         to: library.url.appendingPathComponent("B/two.jpg"))
+        #expect(watch.wait { _ in watch.all.added.contains("B/two.jpg") && watch.all.removed.contains("A/two.jpg") },
+                "moved: \(watch.changes)")
+        #expect(try names("A") == ["one.jpg"])
+
+        try FileManager.default.moveItem(at: library.url.appendingPathComponent("B"), to: library.url.appendingPathComponent("C"))
+        #expect(watch.wait { _ in Set(watch.all.added).isSuperset(of: ["C/new.jpg", "C/two.jpg"])
+                && Set(watch.all.removed).isSuperset(of: ["B/new.jpg", "B/two.jpg"]) }, "folder renamed: \(watch.changes)")
+
+        try FileManager.default.removeItem(at: library.url.appendingPathComponent("C"))
+        #expect(watch.wait { _ in watch.all.removed.filter { $0.hasPrefix("C/") }.count == 2 }, "folder deleted: \(watch.changes)")
+        let albums = try daemon.ctl("albums")
+        #expect(!albums.stdoutText.contains(" C "), "\(albums)")
+    }
+
+    @Test func aPhotoCopiedSlowlyIsIndexedOnceComplete() throws {
+        let watch = try Watch(daemon)
+        #expect(try daemon.ctl("library", "--wait").exitCode == 0)
+        usleep(200_000)
+        let bytes = try Data(contentsOf: photo)
+        let target = library.url.appendingPathComponent("A/slow.jpg")
+        guard FileManager.default.createFile(atPath: target.path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: target.path) else {
+            Issue.record("cannot create \(target.path)")
+            return
+        }
+        // In 8 chunks, 100 ms apart: under the 300 ms settle delay, so no half file is indexed.
+        let chunk = (bytes.count + 7) / 8
+        for i in 0..<8 {
+            handle.write(bytes.subdata(in: (i * chunk)..<min(bytes.count, (i + 1) * chunk)))
+            usleep(100_000)
+        }
+        handle.closeFile()
+        #expect(watch.wait { _ in watch.all.added.contains("A/slow.jpg") }, "\(watch.changes)")
+        usleep(800_000)
+        let all = watch.all
+        #expect(all.added.filter { $0 == "A/slow.jpg" }.count == 1, "indexed once: \(watch.changes)")
+        #expect(!all.changed.contains("A/slow.jpg"), "indexed complete, not changed afterwards: \(watch.changes)")
+        _ = try daemon.ctl("session", "new", "s", "--width", "100")
+        _ = try daemon.ctl("select-album", "A", session: "s")
+        #expect(try daemon.ctl("select-photo", "slow.jpg", session: "s").exitCode == 0)
+        let image = try daemon.ctl("get-image", session: "s")
+        #expect(image.exitCode == 0 && isPNG(image.stdout), "the complete photo decodes: \(image)")
+    }
+
+    @Test func aSessionHearsWhenItsPhotoAndItsPicksAreGone() throws {
+        _ = try daemon.ctl("session", "new", "g", "--width", "100")
+        _ = try daemon.ctl("select-album", "A", session: "g")
+        #expect(try daemon.ctl("toggle", "one.jpg", session: "g").exitCode == 0)
+        #expect(try daemon.ctl("select-photo", "two.jpg", session: "g").exitCode == 0)
+        try FileManager.default.removeItem(at: library.url.appendingPathComponent("A/one.jpg"))
+        try FileManager.default.removeItem(at: library.url.appendingPathComponent("A/two.jpg"))
+        var status: [String: Any] = [:]
+        for _ in 0..<300 {
+            let r = try daemon.ctl("status", "--json", session: "g")
+            status = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
+            if (status["message"] as? String)?.contains("no longer in the library") == true,
+               status["selection_count"] as? Int == 0 { break }
+            usleep(50_000)
+        }
+        #expect((status["message"] as? String)?.contains("two.jpg is no longer in the library") == true, "\(status)")
+        #expect(status["selection_count"] as? Int == 0, "\(status)")
+        let selection = try daemon.ctl("selection", "--json", session: "g")
+        #expect(!selection.stdoutText.contains("one.jpg"), "the gone pick is dropped: \(selection)")
+    }
+}
