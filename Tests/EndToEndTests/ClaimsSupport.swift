@@ -112,3 +112,65 @@ func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) ret
     }
     return try condition()
 }
+
+/// A `pickerd` started exactly as given (no `--socket`, `--library` or `--state-dir` added), for
+/// the claims about its defaults; optionally as another uid through setpriv. Killed when released.
+final class BareDaemon {
+    let pid: pid_t
+    let logURL: URL
+    private var exitCode: Int32?
+
+    /// - Parameters:
+    ///   - asUID: run as this uid and gid (`setpriv --reuid --regid --clear-groups`); needs root.
+    ///   - logDirectory: where `pickerd.log` goes (stdout and stderr).
+    init(arguments: [String], environment: [String: String], asUID: uid_t? = nil, logDirectory: URL) throws {
+        logURL = logDirectory.appendingPathComponent("pickerd-\(UUID().uuidString.prefix(6)).log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        if let asUID { chown(logURL.path, asUID, asUID) }
+        let (exe, args) = BareDaemon.command(TestEnvironment.pickerd.path, arguments, asUID: asUID)
+        pid = try spawnProcess(exe, args, environment: environment, stdin: "/dev/null", stdout: logURL.path,
+                               stderr: logURL.path, append: true)
+    }
+
+    /// The executable and arguments that run `program` as `uid` (or as we are).
+    static func command(_ program: String, _ arguments: [String], asUID uid: uid_t?) -> (String, [String]) {
+        guard let uid else { return (program, arguments) }
+        return ("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", program] + arguments)
+    }
+
+    var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+
+    var isRunning: Bool { EndToEndTests.isRunning(pid, exitCode: &exitCode) }
+
+    /// SIGTERM and wait; the exit code.
+    func stop() -> Int32 {
+        guard isRunning else { return exitCode ?? -1 }
+        kill(pid, SIGTERM)
+        exitCode = waitForExit(pid)
+        return exitCode ?? -1
+    }
+
+    deinit {
+        if isRunning {
+            kill(pid, SIGKILL)
+            _ = waitForExit(pid)
+        }
+    }
+}
+
+/// Runs pickerctl with exactly `environment` (no `--socket` added), optionally as another uid.
+func bareCtl(_ args: [String], environment: [String: String], asUID: uid_t? = nil) throws -> CommandResult {
+    let (exe, full) = BareDaemon.command(TestEnvironment.pickerctl.path, args, asUID: asUID)
+    return try runProcess(exe, full, environment: environment)
+}
+
+/// A short private folder under /tmp (socket paths must fit in 107 bytes), removed when released.
+final class ScratchDirectory {
+    let url: URL
+    init() throws {
+        url = URL(fileURLWithPath: "/tmp/pkc-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
