@@ -20,7 +20,7 @@ let slowTestsEnabled = !(ProcessInfo.processInfo.environment["PICKER_SLOW_TESTS"
     }
 
     @Test(.enabled(if: slowTestsEnabled && FileManager.default.isExecutableFile(atPath: "/usr/bin/make"),
-                   "opt-in (PICKER_SLOW_TESTS=1): make install builds release, minutes on this machine"))
+                   "opt-in (PICKER_SLOW_TESTS=1): make install builds release (~50 s cold here)"))
     func makeInstallFillsInTheUnitsAndInstallsRunnableBinariesAndCompletions() throws {
         let scratch = try ScratchDirectory()
         let destdir = scratch.url.appendingPathComponent("dest")
