@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The gallery design through pickerctl: pick list with a limit, thumbnail grid, preview, shared thumbnails.
-@Suite struct GalleryTests {
+@Suite(.timeLimit(.minutes(3))) struct GalleryTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 
@@ -118,7 +118,7 @@ import Testing
         #expect(cells.map { $0["selected"] as? Bool } == [false, true, false, true])
     }
 
-    @Test func previewFitsTheScreenOnBlackAndScalesUp() throws {
+    @Test func previewScalesALargePhotoDownToFitTheScreenOnBlack() throws {
         _ = try daemon.ctl("session", "new", "v", "--width", "200")
         _ = try daemon.ctl("select-album", "Trip", session: "v")
         _ = try daemon.ctl("select-photo", "Landscape_6.jpg", session: "v")
@@ -126,7 +126,7 @@ import Testing
         #expect(try daemon.ctl("preview", "-o", out.path, session: "v").exitCode == 0)
         let info = try ImageCheck.info(out)
         #expect(info.width == 1920 && info.height == 1080)
-        // 1800x1200 scaled up to 1620x1080: 150 px black bars left and right.
+        // 1800x1200 scaled down to 1620x1080: 150 px black bars left and right.
         let m = try ImageCheck.regions(out, [[0, 0, 140, 1080], [1780, 0, 140, 1080], [200, 100, 1500, 800]])
         #expect(m[0] < 1 && m[1] < 1, "bars must be black: \(m)")
         #expect(m[2] > 30)
@@ -134,6 +134,59 @@ import Testing
         #expect(try daemon.ctl("preview", "--width", "300", "--height", "300", "-o", small.path, session: "v").exitCode == 0)
         let m2 = try ImageCheck.regions(small, [[0, 0, 300, 45], [0, 255, 300, 45]])
         #expect(m2[0] < 1 && m2[1] < 1, "letterbox bars top and bottom: \(m2)")
+    }
+
+    @Test(.enabled(if: pillowAvailable, "needs /usr/bin/python3 with Pillow to make and judge the pictures"))
+    func previewScalesASmallPhotoUpToFillTheFittedRectangle() throws {
+        // 200x100 white into 1920x1080: ×9.6 → 1920x960, 60 px black bars above and below.
+        let small = try TemporaryLibrary()
+        try ClaimImages.solid(small.url.appendingPathComponent("white.png"), width: 200, height: 100, rgb: (255, 255, 255))
+        let d = try LiveDaemon(library: small.url)
+        _ = try d.ctl("session", "new", "--width", "100")
+        _ = try d.ctl("select-album", "--index", "2")
+        _ = try d.ctl("select-photo", "white.png")
+        let out = d.directory.appendingPathComponent("up.png")
+        let r = try d.ctl("preview", "-o", out.path)
+        #expect(r.exitCode == 0, "\(r)")
+        let info = try ImageCheck.info(out)
+        #expect(info.width == 1920 && info.height == 1080)
+        let m = try ImageCheck.regions(out, [[0, 0, 1920, 58], [0, 1022, 1920, 58],   // bars
+                                             [0, 62, 1920, 956],                      // inside the fitted rectangle
+                                             [0, 60, 1920, 1], [0, 1019, 1920, 1],    // its first and last rows
+                                             [0, 60, 1, 960], [1919, 60, 1, 960]])    // its first and last columns
+        #expect(m[0] < 1 && m[1] < 1, "bars must be black: \(m)")
+        #expect(m[2] > 250, "the picture must fill the fitted rectangle: \(m)")
+        #expect(m[3...].allSatisfy { $0 > 200 }, "the picture must reach the fitted rectangle's edges: \(m)")
+        // A custom size scales up too: 200x100 into 800x800 → 800x400, bars of 200 px.
+        let custom = d.directory.appendingPathComponent("custom.png")
+        #expect(try d.ctl("preview", "--width", "800", "--height", "800", "-o", custom.path).exitCode == 0)
+        let c = try ImageCheck.regions(custom, [[0, 0, 800, 198], [0, 602, 800, 198], [0, 202, 800, 396]])
+        #expect(c[0] < 1 && c[1] < 1 && c[2] > 250, "\(c)")
+    }
+
+    @Test(.enabled(if: pillowAvailable, "needs /usr/bin/python3 with Pillow to read pixels"))
+    func onlyTheCurrentPhotosCellIsOutlinedInTheAccentColour() throws {
+        _ = try daemon.ctl("session", "new", "ol", "--width", "600")
+        _ = try daemon.ctl("select-album", "Trip", session: "ol")
+        for current in [3, 4] {
+            if current == 3 { _ = try daemon.ctl("select-photo", "--index", "3", session: "ol") } else { _ = try daemon.ctl("next", session: "ol") }
+            let out = daemon.directory.appendingPathComponent("outline\(current).png")
+            #expect(try daemon.ctl("thumbnails", "-o", out.path, session: "ol").exitCode == 0)
+            let cells = try json(try daemon.ctl("thumbnails", "--json", session: "ol"))["cells"] as? [[String: Any]] ?? []
+            #expect(cells.count == 4)
+            for (i, cell) in cells.enumerated() {
+                let x = cell["x"] as? Int ?? 0, y = cell["y"] as? Int ?? 0, size = 100
+                // The ring is 3 px wide, 2 px outside the cell: x - 4 and x + size + 3 are inside it, mid-side.
+                let ring = [[x - 4, y + size / 2], [x + size + 3, y + size / 2], [x + size / 2, y - 4], [x + size / 2, y + size + 3]]
+                let colours = try ClaimImages.pixels(out, ring)
+                let accent = [10, 132, 255], background = [28, 28, 30]
+                let expected = i + 1 == current ? accent : background
+                for c in colours {
+                    #expect(zip(c, expected).allSatisfy { abs($0 - $1) <= 2 },
+                            "cell \(i + 1) (current \(current)): \(colours) should be \(expected)")
+                }
+            }
+        }
     }
 
     @Test func sharedThumbnailsAreWrittenInTheStandardFormAndReused() throws {

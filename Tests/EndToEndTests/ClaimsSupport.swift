@@ -1,0 +1,176 @@
+import Foundation
+import PickerProtocol
+import PickerSystem
+
+/// Pictures made and read by Pillow (Tests/tools/claimimages.py) for the README-claims tests.
+enum ClaimImages {
+    static var script: String { TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/claimimages.py").path }
+
+    private static func run(_ args: [String]) throws -> CommandResult {
+        let r = try runProcess(TestEnvironment.python, [script] + args)
+        guard r.exitCode == 0 else { throw ImageCheck.CheckError.failed("claimimages \(args): \(r.stderr)") }
+        return r
+    }
+
+    /// A solid-colour picture of `width`x`height`; the format follows the extension.
+    static func solid(_ file: URL, width: Int, height: Int, rgb: (Int, Int, Int)) throws {
+        _ = try run(["solid", file.path, "\(width)", "\(height)", "\(rgb.0)", "\(rgb.1)", "\(rgb.2)"])
+    }
+
+    /// A grey JPEG whose EXIF DateTimeOriginal is `date` ("YYYY:MM:DD HH:MM:SS").
+    static func dated(_ file: URL, width: Int, height: Int, date: String) throws {
+        _ = try run(["dated", file.path, "\(width)", "\(height)", date])
+    }
+
+    /// The RGB of each pixel (x, y).
+    static func pixels(_ file: URL, _ points: [[Int]]) throws -> [[Int]] {
+        let json = String(decoding: try JSONEncoder().encode(points), as: UTF8.self)
+        return try JSONDecoder().decode([[Int]].self, from: try run(["pixels", file.path, json]).stdout)
+    }
+}
+
+/// Whether Debian's Python with Pillow is there (the claims tests that judge pictures need it).
+let pillowAvailable: Bool = {
+    (try? runProcess(TestEnvironment.python, ["-c", "import PIL"]).exitCode) == 0
+}()
+
+/// One connection speaking the wire protocol by hand, for claims `pickerctl` cannot show
+/// (pipelining, half-close, a second hello).
+final class RawConnection {
+    let fd: Int32
+    private var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
+
+    /// Connects; every read gives up after `timeoutSeconds` so a hung daemon fails the test instead of hanging it.
+    init(path: String, timeoutSeconds: Int = 20) throws {
+        fd = try UnixSocket.connect(path: path)
+        var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { FileDescriptorIO.close(fd) }
+
+    func send(_ request: Request, id: UInt32) throws {
+        try FileDescriptorIO.sendAll(fd, request.frame(id: id).encoded())
+    }
+
+    /// Sends many requests in one write (pipelined).
+    func sendAll(_ requests: [(UInt32, Request)]) throws {
+        try FileDescriptorIO.sendAll(fd, requests.flatMap { $0.1.frame(id: $0.0).encoded() })
+    }
+
+    /// `shutdown(SHUT_WR)`: no more requests from us.
+    func closeWritingHalf() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// `hello` then its reply.
+    func handshake() throws {
+        try send(.hello(Hello(clientName: "claims-test")), id: 1)
+        guard let frame = try nextFrame(), case .hello = try Reply(frame: frame) else { throw RawConnectionError.noHelloReply }
+    }
+
+    enum ReadEnd: Equatable { case closed, timedOut }
+
+    /// The next frame, or nil when the daemon closed the connection; throws on a timeout.
+    func nextFrame() throws -> Frame? {
+        let (frame, end) = try nextFrameOrEnd()
+        if end == .timedOut { throw RawConnectionError.timedOut }
+        return frame
+    }
+
+    /// Reads frames until the daemon closes (`.closed`) or a read times out (`.timedOut`).
+    func readUntilEnd() throws -> (frames: [Frame], end: ReadEnd) {
+        var frames: [Frame] = []
+        while true {
+            let (frame, end) = try nextFrameOrEnd()
+            guard let frame else { return (frames, end ?? .closed) }
+            frames.append(frame)
+        }
+    }
+
+    private func nextFrameOrEnd() throws -> (Frame?, ReadEnd?) {
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let f = try decoder.next() { return (f, nil) }
+            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { return (nil, .closed) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return (nil, errno == EAGAIN || errno == EWOULDBLOCK ? .timedOut : .closed)
+            }
+            decoder.append(buf[0..<n])
+        }
+    }
+}
+
+enum RawConnectionError: Error { case noHelloReply, timedOut }
+
+/// Polls `condition` every 25 ms for at most `seconds`; whether it became true (a bound, not a timing check).
+func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(25_000)
+    }
+    return try condition()
+}
+
+/// A `pickerd` started exactly as given (no `--socket`, `--library` or `--state-dir` added), for
+/// the claims about its defaults; optionally as another uid through setpriv. Killed when released.
+final class BareDaemon {
+    let pid: pid_t
+    let logURL: URL
+    private var exitCode: Int32?
+
+    /// - Parameters:
+    ///   - asUID: run as this uid and gid (`setpriv --reuid --regid --clear-groups`); needs root.
+    ///   - logDirectory: where `pickerd.log` goes (stdout and stderr).
+    init(arguments: [String], environment: [String: String], asUID: uid_t? = nil, logDirectory: URL) throws {
+        logURL = logDirectory.appendingPathComponent("pickerd-\(UUID().uuidString.prefix(6)).log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        if let asUID { chown(logURL.path, asUID, asUID) }
+        let (exe, args) = BareDaemon.command(TestEnvironment.pickerd.path, arguments, asUID: asUID)
+        pid = try spawnProcess(exe, args, environment: environment, stdin: "/dev/null", stdout: logURL.path,
+                               stderr: logURL.path, append: true)
+    }
+
+    /// The executable and arguments that run `program` as `uid` (or as we are).
+    static func command(_ program: String, _ arguments: [String], asUID uid: uid_t?) -> (String, [String]) {
+        guard let uid else { return (program, arguments) }
+        return ("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", program] + arguments)
+    }
+
+    var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+
+    var isRunning: Bool { EndToEndTests.isRunning(pid, exitCode: &exitCode) }
+
+    /// SIGTERM and wait; the exit code.
+    func stop() -> Int32 {
+        guard isRunning else { return exitCode ?? -1 }
+        kill(pid, SIGTERM)
+        exitCode = waitForExit(pid)
+        return exitCode ?? -1
+    }
+
+    deinit {
+        if isRunning {
+            kill(pid, SIGKILL)
+            _ = waitForExit(pid)
+        }
+    }
+}
+
+/// Runs pickerctl with exactly `environment` (no `--socket` added), optionally as another uid.
+func bareCtl(_ args: [String], environment: [String: String], asUID: uid_t? = nil) throws -> CommandResult {
+    let (exe, full) = BareDaemon.command(TestEnvironment.pickerctl.path, args, asUID: asUID)
+    return try runProcess(exe, full, environment: environment)
+}
+
+/// A short private folder under /tmp (socket paths must fit in 107 bytes), removed when released.
+final class ScratchDirectory {
+    let url: URL
+    init() throws {
+        url = URL(fileURLWithPath: "/tmp/pkc-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
