@@ -122,6 +122,7 @@ then
 fi
 
 # In the background, so that a SIGTERM/SIGINT to this script runs the cleanup at once.
-"$python" -m unittest discover -s tests -p 'test_*.py' "$@" &
+# -v: each skip is printed with its reason (make test's summary lists them).
+"$python" -m unittest discover -v -s tests -p 'test_*.py' "$@" &
 test_pid=$!
 wait "$test_pid"
