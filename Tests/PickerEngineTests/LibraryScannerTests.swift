@@ -217,13 +217,20 @@ struct LibraryScannerTests {
             chmod(root + "/locked.png", 0)
             chmod(root + "/Closed", 0)
             defer { chmod(root + "/Closed", 0o755) }
-            let result = getuid() == 0
-                ? try runChild("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
-                                                    TestProbe.path, "scan", root])
-                : try runChild(TestProbe.path, ["scan", root])
+            let result = getuid() == 0 ? try scanAsNobody(root) : try runChild(TestProbe.path, ["scan", root])
             #expect(result.exitCode == 0, "\(result)")
             #expect(result.stdout.split(separator: "\n") == ["ok.png"], "\(result)")
         }
+    }
+
+    /// The probe's scan as uid 65534. The probe is copied beside the library first: a clone under a
+    /// 0700 home folder is out of that uid's reach.
+    private func scanAsNobody(_ root: String) throws -> ChildResult {
+        let probe = root + "-probe"
+        try FileManager.default.copyItem(atPath: TestProbe.path, toPath: probe)
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        chmod(probe, 0o755)
+        return try runChild("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", probe, "scan", root])
     }
 
     @Test func missingRootThrowsIOError() {
