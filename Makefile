@@ -31,16 +31,29 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
-# The end-to-end tests spawn the debug pickerd/pickerctl from PICKER_BIN_DIR.
-# Then the clients in clients/ run their own tests against a live daemon built here.
+# The end-to-end tests spawn the debug pickerd/pickerctl from PICKER_BIN_DIR (`swift build` also
+# builds Tests/PickerTestProbe, which engine tests spawn). Then the clients in clients/ run their own
+# tests against a live daemon built here. Everything is logged; scripts/test-summary.py ends the run
+# with the corpus used (PICKER_TESTDATA=none forces Tests/Fixtures) and every skipped test with its
+# reason. The exit status is the tests' (pipefail: tee does not hide a failure; set -e does not
+# apply left of `||`, so the client loop collects failures itself).
 test: deps
 	$(SWIFT) build
-	PICKER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(SWIFT) test
-	@for t in clients/*/run-tests.sh; do \
-		[ -f "$$t" ] || continue; \
-		echo "== $$t"; \
-		PICKER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" bash "$$t"; \
-	done
+	@log="$$(mktemp /tmp/pickerd-make-test.XXXXXX)"; status=0; \
+	bin="$$($(SWIFT) build --show-bin-path)"; \
+	( \
+		PICKER_BIN_DIR="$$bin" $(SWIFT) test || exit $$?; \
+		failed=0; \
+		for t in clients/*/run-tests.sh; do \
+			[ -f "$$t" ] || continue; \
+			echo "== $$t"; \
+			PICKER_BIN_DIR="$$bin" bash "$$t" || failed=1; \
+		done; \
+		exit "$$failed"; \
+	) 2>&1 | tee "$$log" || status=$$?; \
+	python3 scripts/test-summary.py --status "$$status" "$$log"; \
+	rm -f "$$log"; \
+	exit "$$status"
 
 demo: build
 	PICKER_BIN_DIR="$$($(SWIFT) build -c release --show-bin-path)" bash scripts/demo.sh

@@ -41,9 +41,17 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
 
+        // Test support shared by the test targets: the corpus finder and a child-process runner.
+        .target(name: "PickerTestSupport", path: "Tests/PickerTestSupport"),
+        // A child process for engine tests that must run alone (VmPeak) or as another uid (setpriv).
+        .executableTarget(name: "picker-test-probe", dependencies: ["PickerEngine", "PickerProtocol"],
+                          path: "Tests/PickerTestProbe"),
+
         .testTarget(name: "PickerProtocolTests", dependencies: ["PickerProtocol"]),
-        .testTarget(name: "PickerEngineTests", dependencies: ["PickerEngine", "PickerProtocol", "PickerSystem"]),
+        .testTarget(name: "PickerEngineTests",
+                    dependencies: ["PickerEngine", "PickerProtocol", "PickerSystem", "PickerTestSupport"]),
         .testTarget(name: "PickerDaemonTests", dependencies: ["PickerDaemon", "PickerProtocol"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PickerClient", "PickerProtocol", "PickerSystem"]),
+        .testTarget(name: "EndToEndTests",
+                    dependencies: ["PickerClient", "PickerProtocol", "PickerSystem", "PickerTestSupport"]),
     ]
 )

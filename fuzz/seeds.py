@@ -2,8 +2,8 @@
 """Writes the seed corpora for the fuzz targets into fuzz/corpus/<target>/.
 
 Image targets (jpeg, png, webp, header) are seeded from the shared test corpus
-(--testdata, else $PICKER_TESTDATA, else ../shared/testdata next to the repo, else
-/work/shared/testdata, else Tests/Fixtures), sorted by magic bytes, not by name.
+(--testdata, else as scripts/testcorpus.py finds it: $PICKER_TESTDATA, else
+../shared/testdata next to the repo, else Tests/Fixtures), sorted by magic bytes, not by name.
 Protocol targets (frame, message) are seeded from the hex blocks of docs/PROTOCOL.md
 (the golden vectors and the refused frames). Existing corpus files are kept: the
 corpus grows across runs. Standard library only.
@@ -16,14 +16,15 @@ MAX_IMAGE_SEED = 512 * 1024      # bigger files slow every execution; their firs
 HEADER_SEED_BYTES = 128 * 1024   # the header reader reads a 64 KiB window first
 
 
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import testcorpus  # noqa: E402  (the one corpus finder of the Python tools)
+
+
 def testdata_dir(arg):
-    candidates = [arg, os.environ.get("PICKER_TESTDATA"),
-                  os.path.join(os.path.dirname(ROOT), "shared", "testdata"),
-                  "/work/shared/testdata", os.path.join(ROOT, "Tests", "Fixtures")]
-    for c in candidates:
-        if c and c != "none" and os.path.isdir(c):
-            return c
-    sys.exit("seeds.py: no test corpus found")
+    folder = testcorpus.find(arg)
+    if not os.path.isdir(folder):
+        sys.exit(f"seeds.py: no test corpus at {folder}")
+    return folder
 
 
 def kind(head):

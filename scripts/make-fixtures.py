@@ -37,6 +37,8 @@ SELECTION = [
     "exif-orientation/hopper_orientation_3.webp",
     "exif-orientation/hopper_orientation_6.webp",
     "exif-orientation/hopper_orientation_8.webp",
+    # A PNG whose orientation lives only in ImageMagick's raw-profile text: shown as stored.
+    "exif-orientation/pillow_exif_imagemagick_orientation.png",
     # PngSuite: gray, RGB, palette, gray+alpha, RGBA, 16-bit interlaced,
     # tRNS, odd sizes, the logo, and two corrupt files.
     "pngsuite/basn0g08.png",
@@ -72,14 +74,20 @@ SELECTION = [
     # Bad EXIF that must not stop the picture from displaying.
     "jpeg-bad-exif/pillow_broken_exif_dpi.jpg",
     "jpeg-bad-exif/pillow_exif-ifd-offset.jpg",
-    # JPEG edge cases: CMYK, grayscale, lossless (unsupported on libjpeg-turbo 2.1).
+    # JPEG edge cases: CMYK (Mozilla's 32x32 and Pillow's Adobe CMYK sample, which the
+    # not-inverted test reads), grayscale, lossless (unsupported on libjpeg-turbo 2.1).
     "jpeg-edge/moz_jpg-cmyk-1.jpg",
+    "jpeg-edge/pillow_pil_sample_cmyk.jpg",
     "jpeg-edge/moz_jpg-gray.jpg",
     "jpeg-edge/jpegdec_lossless_sel1.jpg",
     # WebP: lossless+alpha, animated, and a fuzzer crash file.
     "webp/libwebp_lossless1.webp",
     "webp/sharp_rotating-squares.webp",
     "webp/mei_fuzz_crash-1c881e4b93d62a1bd98138a5be0c45d134e24812.webp",
+    # HEIC (not decoded yet; every decoder must refuse it cleanly): a valid libheif test
+    # image and a damaged HEIF.
+    "heic/libheif_rainbow-451x461.heic",
+    "heic/mei_IllegalArgumentException.heif",
     # A JPEG header that declares a size over the limit.
     "bombs/jpegdec_max_size.jpg",
     # The smallest full-size camera photo.

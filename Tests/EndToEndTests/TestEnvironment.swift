@@ -1,4 +1,5 @@
 import Foundation
+import PickerTestSupport
 
 /// Where the built binaries, the repository and the image corpus are.
 enum TestEnvironment {
@@ -17,23 +18,11 @@ enum TestEnvironment {
     static var pickerd: URL { binDirectory.appendingPathComponent("pickerd") }
     static var pickerctl: URL { binDirectory.appendingPathComponent("pickerctl") }
 
-    /// The full corpus (`PICKER_TESTDATA`, else `../shared/testdata`), else the fixture subset in the repo.
+    /// The corpus as `TestCorpusLocation` chooses it: `PICKER_TESTDATA` (`none` forces the fixtures),
+    /// else `../shared/testdata`, else the subset in `Tests/Fixtures`.
     static let corpus: (root: URL, isFull: Bool) = {
-        let fm = FileManager.default
-        var candidates: [String] = []
-        // PICKER_TESTDATA, when set, is the only candidate (set it to "none" to test the fixtures alone).
-        if let p = ProcessInfo.processInfo.environment["PICKER_TESTDATA"], !p.isEmpty {
-            candidates.append(p)
-        } else {
-            candidates.append(packageRoot.appendingPathComponent("../shared/testdata").standardized.path)
-            candidates.append("/work/shared/testdata")
-        }
-        for c in candidates where fm.fileExists(atPath: c + "/manifest.json") {
-            return (URL(fileURLWithPath: c), true)
-        }
-        let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
-        print("note: full corpus (../shared/testdata) not found; end-to-end corpus suites run on the Tests/Fixtures subset only")
-        return (fixtures, false)
+        let location = TestCorpusLocation.current
+        return (location.root, location.isFullCorpus)
     }()
 
     /// Manifest records of the corpus in use.

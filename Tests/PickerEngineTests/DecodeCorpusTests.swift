@@ -16,17 +16,17 @@ import PickerProtocol
                                        storedTarget: nil, maxPixels: Self.maxPixels)
     }
 
-    @Test func corpusIsFound() {
-        if TestCorpus.located == nil {
-            print("[DecodeCorpusTests] no corpus: manifest-driven tests ran on nothing")
-        }
+    @Test func corpusIsFound() throws {
+        let corpus = try #require(TestCorpus.located, "no readable corpus manifest: manifest-driven tests would run on nothing")
+        #expect(!corpus.entries.isEmpty, "\(corpus.root.path)/manifest.json lists no files")
+        let missing = corpus.entries.filter { TestCorpus.bytes($0) == nil }.map(\.path)
+        #expect(missing.isEmpty, "files in the manifest but not on disk: \(missing)")
     }
 
     @Test func everyDecodableFileDecodesToItsStoredAndDisplaySize() throws {
         let entries = TestCorpus.entries(expecting: ["decode", "decode-as-stored"])
         for entry in entries {
-            guard let bytes = TestCorpus.bytes(entry),
-                  let format = TestCorpus.format(of: bytes, path: entry.path) else { continue }
+            guard let (bytes, format) = Self.decodable(entry) else { continue }
             let asStored = entry.expect == "decode-as-stored"
             do {
                 let header = TestCorpus.header(for: entry, format: format, honourOrientation: !asStored)
@@ -47,8 +47,7 @@ import PickerProtocol
 
     @Test func everyDecodableFileRendersUprightToExactlyTheFittedSize() throws {
         for entry in TestCorpus.entries(expecting: ["decode", "decode-as-stored"]) {
-            guard let bytes = TestCorpus.bytes(entry),
-                  let format = TestCorpus.format(of: bytes, path: entry.path) else { continue }
+            guard let (bytes, format) = Self.decodable(entry) else { continue }
             let header = TestCorpus.header(for: entry, format: format,
                                            honourOrientation: entry.expect != "decode-as-stored")
             let fit = FitTarget(maxWidth: 64, maxHeight: 48)
@@ -65,7 +64,7 @@ import PickerProtocol
 
     @Test func everyRejectedFileFailsWithAnErrorNamingIt() {
         for entry in TestCorpus.entries(expecting: ["reject"]) {
-            guard let bytes = TestCorpus.bytes(entry) else { continue }
+            guard let bytes = TestCorpus.bytes(entry) else { continue }  // recorded by entries(expecting:)
             guard let format = TestCorpus.format(of: bytes, path: entry.path) else {
                 // Not JPEG/PNG/WebP at all (broken HEIC): every decoder must refuse it.
                 expectAllDecodersRefuse(bytes, entry)
@@ -85,8 +84,7 @@ import PickerProtocol
     @Test func partiallyRecoverableFilesFailCleanlyOrDecodeToTheirSize() {
         var rejected = 0, shown = 0
         for entry in TestCorpus.entries(expecting: ["partial-or-reject"]) {
-            guard let bytes = TestCorpus.bytes(entry),
-                  let format = TestCorpus.format(of: bytes, path: entry.path) else { continue }
+            guard let (bytes, format) = Self.decodable(entry) else { continue }
             do {
                 let image = try decodeStored(entry, bytes, format: format)
                 shown += 1
@@ -102,8 +100,7 @@ import PickerProtocol
 
     @Test func oversizedFilesAreRefusedBeforeDecoding() {
         for entry in TestCorpus.entries(expecting: ["limit"]) {
-            guard let bytes = TestCorpus.bytes(entry),
-                  let format = TestCorpus.format(of: bytes, path: entry.path) else { continue }
+            guard let (bytes, format) = Self.decodable(entry) else { continue }
             // Through the header (as the renderer does) ...
             do {
                 _ = try ImageRenderer.render(data: bytes, header: TestCorpus.header(for: entry, format: format),
@@ -115,8 +112,8 @@ import PickerProtocol
                 #expect(error.code == .imageTooLarge, "\(entry.path): \(error.message)")
                 #expect(error.message.contains(entry.fileName))
             }
-            // ... and by the decoder itself when the header understates the size.
-            let start = ContinuousClock.now
+            // ... and by the decoder itself when the header understates the size. (How fast it refuses
+            // is measured by `make bench`, not here: a timer in a parallel debug suite flakes.)
             do {
                 let lying = ImageHeader(format: format, storedWidth: 1, storedHeight: 1)
                 _ = try ImageDecoder.decode(bytes, header: lying, photoName: entry.fileName,
@@ -126,15 +123,13 @@ import PickerProtocol
                 #expect(error.code == .imageTooLarge, "\(entry.path): \(error.message)")
                 #expect(error.message.contains(entry.fileName))
             }
-            // Refusing is header work only: far below the time a 4 Gpx decode would take.
-            #expect(ContinuousClock.now - start < .seconds(2), "\(entry.path) took too long to refuse")
         }
     }
 
     @Test func lowerPixelCapRefusesOrdinaryPhotos() throws {
-        guard let entry = TestCorpus.entries(expecting: ["decode"]).first(where: { ($0.width ?? 0) * ($0.height ?? 0) > 10_000 }),
-              let bytes = TestCorpus.bytes(entry),
-              let format = TestCorpus.format(of: bytes, path: entry.path) else { return }
+        let entry = try #require(TestCorpus.entries(expecting: ["decode"]).first { ($0.width ?? 0) * ($0.height ?? 0) > 10_000 },
+                                 "the corpus has no decodable file over 10,000 pixels")
+        let (bytes, format) = try #require(Self.decodable(entry))
         let header = ImageHeader(format: format, storedWidth: 1, storedHeight: 1)
         #expect(throws: PickerError.self) {
             _ = try ImageDecoder.decode(bytes, header: header, photoName: entry.fileName,
@@ -150,8 +145,7 @@ import PickerProtocol
 
     @Test func unsupportedVariantsSayUnsupportedOrDecode() {
         for entry in TestCorpus.entries(expecting: ["unsupported-or-decode"]) {
-            guard let bytes = TestCorpus.bytes(entry),
-                  let format = TestCorpus.format(of: bytes, path: entry.path) else { continue }
+            guard let (bytes, format) = Self.decodable(entry) else { continue }
             do {
                 let image = try decodeStored(entry, bytes, format: format)
                 #expect(image.width == entry.width && image.height == entry.height, "\(entry.path)")
@@ -163,8 +157,10 @@ import PickerProtocol
     }
 
     @Test func heicFilesNeverCrashAnyDecoder() {
-        for entry in TestCorpus.entries where entry.category == "heic" || entry.expect == "decode (future)" {
-            guard let bytes = TestCorpus.bytes(entry) else { continue }
+        let heic = TestCorpus.entries(where: { $0.category == "heic" || $0.expect == "decode (future)" },
+                                      describedAs: "HEIC file (category heic or expect \"decode (future)\")")
+        for entry in heic {
+            guard let bytes = TestCorpus.bytes(entry) else { continue }  // recorded by entries(where:)
             expectAllDecodersRefuse(bytes, entry)
         }
     }
@@ -184,9 +180,9 @@ import PickerProtocol
 
     // MARK: - Orientation by pixels
 
+    /// The file rendered upright into width x height; nil (with an issue recorded) when it is missing.
     func uprightAt(_ path: String, width: Int, height: Int) throws -> PixelImage? {
-        guard let entry = TestCorpus.entry(path: path), let bytes = TestCorpus.bytes(entry),
-              let format = TestCorpus.format(of: bytes, path: path) else { return nil }
+        guard let (entry, bytes, format) = TestCorpus.required(path) else { return nil }
         return try ImageRenderer.fittedUpright(data: bytes, header: TestCorpus.header(for: entry, format: format),
                                                photoName: entry.fileName,
                                                fit: FitTarget(maxWidth: width, maxHeight: height),
@@ -194,12 +190,12 @@ import PickerProtocol
     }
 
     @Test func landscapeOrientationsAllRenderLikeTheUprightReference() throws {
-        guard let reference = try uprightAt("exif-orientation/Landscape_1.jpg", width: 300, height: 200) else {
-            print("[DecodeCorpusTests] Landscape set not in corpus: skipped")
-            return
-        }
+        let reference = try #require(try uprightAt("exif-orientation/Landscape_1.jpg", width: 300, height: 200))
         #expect(reference.width == 300 && reference.height == 200)
-        for n in 0...8 {
+        // The fixtures hold 1, 3, 6 and 8; the full corpus all eight.
+        let present = (2...8).filter { TestCorpus.entry(path: "exif-orientation/Landscape_\($0).jpg") != nil }
+        #expect(present.count >= 3, "the corpus has only Landscape_\(present) besides Landscape_1")
+        for n in present {
             guard let image = try uprightAt("exif-orientation/Landscape_\(n).jpg", width: 300, height: 200) else { continue }
             let diff = try #require(meanAbsoluteDifference(image, reference), "Landscape_\(n): size \(image.size)")
             #expect(diff < 6, "Landscape_\(n).jpg differs from Landscape_1.jpg by \(diff)/255")
@@ -207,27 +203,27 @@ import PickerProtocol
     }
 
     @Test func hopperWebPOrientationsMatchTheReference() throws {
-        guard let reference = try uprightAt("exif-orientation/hopper_reference.webp", width: 128, height: 128) else {
-            print("[DecodeCorpusTests] hopper set not in corpus: skipped")
-            return
-        }
+        let reference = try #require(try uprightAt("exif-orientation/hopper_reference.webp", width: 128, height: 128))
         for n in [3, 6, 8] {
             guard let image = try uprightAt("exif-orientation/hopper_orientation_\(n).webp", width: 128, height: 128) else { continue }
             let diff = try #require(meanAbsoluteDifference(image, reference))
             #expect(diff < 6, "hopper_orientation_\(n).webp differs from the reference by \(diff)/255")
             // Ignoring orientation would be far off: make sure the test can tell.
             let unrotated = try OrientationTransform.apply(Orientation(exifValue: n), to: reference)
-            if let wrong = meanAbsoluteDifference(image, unrotated) { #expect(wrong > 20) }
+            let wrong = try #require(meanAbsoluteDifference(image, unrotated), "orientation \(n) keeps the square's size")
+            #expect(wrong > 20)
         }
     }
 
     // MARK: - End to end
 
     @Test func cameraPhotosRenderToExactlyTheFittedSize() throws {
-        for entry in TestCorpus.entries.filter({ $0.category == "camera-photos" }) {
-            guard let bytes = TestCorpus.bytes(entry),
-                  let format = TestCorpus.format(of: bytes, path: entry.path),
-                  let display = entry.display, display.count == 2 else { continue }
+        for entry in TestCorpus.entries(where: { $0.category == "camera-photos" }, describedAs: "camera photo") {
+            guard let (bytes, format) = Self.decodable(entry) else { continue }
+            guard let display = entry.display, display.count == 2 else {
+                Issue.record("\(entry.path): the manifest gives no display size")
+                continue
+            }
             let fit = FitTarget(maxWidth: 600, maxHeight: 400)
             let expected = FitMath.fit(width: display[0], height: display[1], maxWidth: 600, maxHeight: 400,
                                        allowUpscale: false)
@@ -261,8 +257,8 @@ import PickerProtocol
         let paths = ["exif-orientation/Landscape_6.jpg", "exif-orientation/hopper_orientation_8.webp",
                      "pngsuite/basn6a08.png", "exif-orientation/pillow_orientation_rectangle.jpg"]
         for path in paths {
-            guard let entry = TestCorpus.entry(path: path), let bytes = TestCorpus.bytes(entry),
-                  let format = TestCorpus.format(of: bytes, path: path), let display = entry.display else { continue }
+            guard let (entry, bytes, format) = TestCorpus.required(path) else { continue }
+            let display = try #require(entry.display, "\(path): the manifest gives no display size")
             for output in ImageFormat.allCases {
                 let fit = FitTarget(maxWidth: 97, maxHeight: 61)
                 let out = try ImageRenderer.render(data: bytes, header: TestCorpus.header(for: entry, format: format),
@@ -279,10 +275,23 @@ import PickerProtocol
 }
 
 extension DecodeCorpusTests {
+    /// The bytes and sniffed format of an entry whose file exists; records an issue when the
+    /// format is not one the decoders know (the manifest says it should decode).
+    static func decodable(_ entry: CorpusEntry) -> (bytes: [UInt8], format: ImageFormat)? {
+        guard let bytes = TestCorpus.bytes(entry) else {
+            Issue.record("\(entry.path) is missing")
+            return nil
+        }
+        guard let format = TestCorpus.format(of: bytes, path: entry.path) else {
+            Issue.record("\(entry.path) (\(entry.expect)) is not a JPEG, PNG or WebP")
+            return nil
+        }
+        return (bytes, format)
+    }
+
     @Test func adobeCmykJpegIsNotShownInverted() throws {
         // pil_sample_cmyk: red lettering on black. Inverted CMYK would give a light picture.
-        guard let entry = TestCorpus.entry(path: "jpeg-edge/pillow_pil_sample_cmyk.jpg"),
-              let bytes = TestCorpus.bytes(entry) else { return }
+        let (entry, bytes, _) = try #require(TestCorpus.required("jpeg-edge/pillow_pil_sample_cmyk.jpg"))
         let image = try JPEGDecoder.decode(bytes, maxPixels: Self.maxPixels, photoName: entry.fileName)
         let mean = Double(image.pixels.reduce(0) { $0 + Int($1) }) / Double(image.pixels.count)
         #expect(mean < 80, "mean brightness \(mean): CMYK looks inverted")

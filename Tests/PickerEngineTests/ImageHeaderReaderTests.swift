@@ -47,7 +47,8 @@ struct ImageHeaderReaderTests {
     }
 
     @Test func everyCorpusFileGivesAHeaderOrANamedErrorAndMemoryMatchesFile() throws {
-        guard let root = Support.corpusRoot else { return }
+        let root = try #require(Support.corpusRoot, "no corpus manifest")
+        #expect(!Support.manifest.isEmpty)
         for file in Support.manifest {
             let path = root + "/" + file.path
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -67,8 +68,10 @@ struct ImageHeaderReaderTests {
     }
 
     @Test func badExifNeverFailsAJPEG() throws {
-        guard let root = Support.corpusRoot else { return }
-        for file in Support.manifest where file.category == "jpeg-bad-exif" {
+        let root = try #require(Support.corpusRoot, "no corpus manifest")
+        let badExif = Support.manifest.filter { $0.category == "jpeg-bad-exif" }
+        #expect(!badExif.isEmpty, "the corpus has no jpeg-bad-exif file")
+        for file in badExif {
             let header = try ImageHeaderReader.read(path: root + "/" + file.path, name: file.path)
             #expect(header.format == .jpeg)
         }
@@ -120,13 +123,18 @@ struct ImageHeaderReaderTests {
         }
     }
 
-    @Test func truncatedJPEGsAndPNGsThrowCorruptNotCrash() {
+    @Test func truncatedJPEGsAndPNGsThrowCorruptNotCrash() throws {
         let jpeg = Support.jpeg(width: 10, height: 10, orientation: 1)
+        // A file cut before its size fields are complete has no header to give: each cut must throw.
+        let sof = try #require((0..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 }, "no SOF0")
         let png = Support.png(width: 10, height: 10)
-        for source in [jpeg, png] {
-            for cut in 3..<min(source.count - 2, 40) {
+        // JPEG: marker, length, precision, height, width (9 bytes from the SOF marker).
+        // PNG: signature, IHDR length and type, 13 bytes of IHDR data.
+        for (source, complete) in [(jpeg, sof + 9), (png, 8 + 8 + 13)] {
+            for cut in 3..<complete {
                 do {
-                    _ = try ImageHeaderReader.read(bytes: Array(source[0..<cut]), name: "cut")
+                    let header = try ImageHeaderReader.read(bytes: Array(source[0..<cut]), name: "cut")
+                    Issue.record("cut at \(cut) of \(source.count) bytes, a header came back: \(header)")
                 } catch {
                     #expect([.corruptImage, .unsupportedImage].contains(error.code))
                 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PickerEngine
 import PickerProtocol
+import PickerTestSupport
 
 @Suite("LibraryScanner")
 struct LibraryScannerTests {
@@ -202,18 +203,34 @@ struct LibraryScannerTests {
         }
     }
 
-    @Test func unreadableFilesAndFoldersAreSkipped() throws {
-        guard getuid() != 0 else { return }  // root reads everything
+    /// Root reads everything, so the scan runs in the test probe as uid 65534 (setpriv) when we are root.
+    static let canScanUnprivileged = getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+
+    @Test(.enabled(if: canScanUnprivileged, "as root this needs /usr/bin/setpriv (util-linux) to scan as another uid"))
+    func unreadableFilesAndFoldersAreSkipped() throws {
+        #expect(TestProbe.isBuilt, "\(TestProbe.path) is missing: run `swift build` first")
         try Support.withTemporaryTree { root in
             try Support.write(Support.png(width: 1, height: 1), to: root + "/locked.png")
             try Support.write(Support.png(width: 1, height: 1), to: root + "/Closed/x.png")
             try Support.write(Support.png(width: 1, height: 1), to: root + "/ok.png")
+            chmod(root, 0o755)  // the unprivileged scanner must reach the library itself
             chmod(root + "/locked.png", 0)
             chmod(root + "/Closed", 0)
             defer { chmod(root + "/Closed", 0o755) }
-            let snapshot = try scan(root)
-            #expect(indexedPaths(snapshot) == ["ok.png"])
+            let result = getuid() == 0 ? try scanAsNobody(root) : try runChild(TestProbe.path, ["scan", root])
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(result.stdout.split(separator: "\n") == ["ok.png"], "\(result)")
         }
+    }
+
+    /// The probe's scan as uid 65534. The probe is copied beside the library first: a clone under a
+    /// 0700 home folder is out of that uid's reach.
+    private func scanAsNobody(_ root: String) throws -> ChildResult {
+        let probe = root + "-probe"
+        try FileManager.default.copyItem(atPath: TestProbe.path, toPath: probe)
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        chmod(probe, 0o755)
+        return try runChild("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", probe, "scan", root])
     }
 
     @Test func missingRootThrowsIOError() {
@@ -221,7 +238,9 @@ struct LibraryScannerTests {
     }
 
     @Test func corpusScanIndexesEveryDecodableFile() throws {
-        guard let root = Support.corpusRoot, !Support.manifest.isEmpty else { return }
+        let root = try #require(Support.corpusRoot, "no corpus manifest")
+        #expect(Support.manifest.contains { $0.expect == "decode" && $0.category != "heic" })
+        #expect(Support.manifest.contains { $0.category == "heic" })
         let snapshot = try scan(root)
         let indexed = indexedPaths(snapshot)
         for file in Support.manifest where file.expect == "decode" && file.category != "heic" {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PickerProtocol
 @testable import PickerEngine
+import PickerTestSupport
 
 /// The freedesktop.org shared thumbnail cache: names, URIs, file format, validity, failures.
 @Suite struct SharedThumbnailStoreTests {
@@ -40,21 +41,28 @@ import PickerProtocol
         FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
     }
 
-    /// Runs /usr/bin/python3 with `script` and arguments; nil when Python (or the module
-    /// the script needs, signalled by exit code 77) is not there.
-    func python(_ script: String, _ arguments: [String]) throws -> String? {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self)
+    /// Whether /usr/bin/python3 has what a reference check needs: `probe` exits 77 when it is missing.
+    /// Decided before the test runs, so a missing module shows as a skip; inside the test any
+    /// non-zero exit is a failure (a reference that cannot read our thumbnail must not pass).
+    static func pythonCan(_ probe: String) -> Bool {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+              let result = try? runChild("/usr/bin/python3", ["-c", probe]) else { return false }
+        return result.exitCode != 77
+    }
+
+    static let hasPillow = pythonCan("import sys\ntry:\n from PIL import Image\nexcept ImportError:\n sys.exit(77)")
+    static let hasGLib = pythonCan("import ctypes, sys\ntry:\n ctypes.CDLL('libglib-2.0.so.0')\nexcept OSError:\n sys.exit(77)")
+
+    struct PythonFailed: Error, CustomStringConvertible {
+        var result: ChildResult
+        var description: String { "/usr/bin/python3 failed: \(result)" }
+    }
+
+    /// Runs /usr/bin/python3 with `script` and arguments; its stdout. Throws on any non-zero exit.
+    func python(_ script: String, _ arguments: [String]) throws -> String {
+        let result = try runChild("/usr/bin/python3", ["-c", script] + arguments)
+        guard result.exitCode == 0 else { throw PythonFailed(result: result) }
+        return result.stdout
     }
 
     // MARK: - Names
@@ -94,7 +102,8 @@ import PickerProtocol
                 == "file:///p/IMG%20(1)!$&'*+,=:@~_-.jpg")
     }
 
-    @Test func urisMatchGLibsFilenameToURIWhenGLibIsInstalled() throws {
+    @Test(.enabled(if: hasGLib, "needs /usr/bin/python3 and libglib-2.0.so.0 (apt-get install libglib2.0-0)"))
+    func urisMatchGLibsFilenameToURI() throws {
         let paths = ["/home/u/Pictures/IMG (1).jpg", "/a b/100%/c#d?e;f.png", "/ü/été/写真 🌅.webp",
                      "/x/!$&'()*+,;=:@[]{}|^`\"<>\\~_-.jpg", "/tab\there/new\nline"]
         let script = """
@@ -109,10 +118,7 @@ import PickerProtocol
             r = g.g_filename_to_uri(p.encode('utf-8'), None, None)
             print(ctypes.string_at(r).decode('ascii'))
         """
-        guard let output = try python(script, paths) else {
-            print("note: libglib-2.0 via /usr/bin/python3 not available; GLib comparison skipped")
-            return
-        }
+        let output = try python(script, paths)
         let expected = output.split(separator: "\n").map(String.init)
         #expect(expected.count == paths.count)
         for (path, glib) in zip(paths, expected) {
@@ -167,7 +173,8 @@ import PickerProtocol
         }
     }
 
-    @Test func pillowReadsTheSameTextChunksAndSize() throws {
+    @Test(.enabled(if: hasPillow, "needs /usr/bin/python3 with Pillow (apt-get install python3-pil)"))
+    func pillowReadsTheSameTextChunksAndSize() throws {
         try withCacheHome { home in
             let store = SharedThumbnailStore(cacheHome: home)
             let photo = "/photos/été/DSC 0001.jpg"
@@ -185,10 +192,7 @@ import PickerProtocol
             print(json.dumps({"text": im.text, "size": list(im.size), "mode": im.mode,
                               "interlaced": bool(im.info.get("interlace", 0))}))
             """
-            guard let output = try python(script, [path]) else {
-                print("note: /usr/bin/python3 with PIL not available; independent PNG check skipped")
-                return
-            }
+            let output = try python(script, [path])
             struct Report: Decodable { var text: [String: String]; var size: [Int]; var mode: String; var interlaced: Bool }
             let report = try JSONDecoder().decode(Report.self, from: Data(output.utf8))
             #expect(report.size == [256, 171])
@@ -203,7 +207,8 @@ import PickerProtocol
         }
     }
 
-    @Test func aThumbnailWrittenByAnotherProgramIsFound() throws {
+    @Test(.enabled(if: hasPillow, "needs /usr/bin/python3 with Pillow (apt-get install python3-pil)"))
+    func aThumbnailWrittenByAnotherProgramIsFound() throws {
         try withCacheHome { home in
             let store = SharedThumbnailStore(cacheHome: home)
             let photo = "/home/u/Pictures/cat.jpg"
@@ -221,10 +226,7 @@ import PickerProtocol
             os.makedirs(os.path.dirname(sys.argv[1]), mode=0o700, exist_ok=True)
             Image.new("RGB", (100, 75), (10, 200, 30)).save(sys.argv[1], pnginfo=info)
             """
-            guard try python(script, [path, "file:///home/u/Pictures/cat.jpg"]) != nil else {
-                print("note: /usr/bin/python3 with PIL not available; foreign thumbnail check skipped")
-                return
-            }
+            _ = try python(script, [path, "file:///home/u/Pictures/cat.jpg"])
             let found = try #require(store.lookup(absolutePath: photo, mtime: 1234, flavor: .normal))
             #expect(found.width == 100 && found.height == 75)
             #expect(Array(found.pixels[0..<3]) == [10, 200, 30])

@@ -2,6 +2,7 @@ import Foundation
 import PickerEngine
 import Testing
 import PickerProtocol
+import PickerTestSupport
 
 /// One record of the corpus manifest (`manifest.json`, `files[]`).
 struct CorpusEntry: Decodable, Sendable, CustomStringConvertible {
@@ -25,8 +26,8 @@ private struct CorpusManifest: Decodable {
     var files: [CorpusEntry]
 }
 
-/// Finds the image corpus: `$PICKER_TESTDATA`, else `<package>/../shared/testdata`,
-/// else `/work/shared/testdata`, else the subset in `<package>/Tests/Fixtures`.
+/// The image corpus as `TestCorpusLocation` chooses it (`$PICKER_TESTDATA`, `../shared/testdata`,
+/// `Tests/Fixtures`) with its manifest decoded.
 enum TestCorpus {
     struct Located: Sendable {
         var root: URL
@@ -34,45 +35,67 @@ enum TestCorpus {
         var isFullCorpus: Bool
     }
 
-    /// The package root, from this file's path (Tests/PickerEngineTests/TestCorpus.swift).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var packageRoot: URL { TestCorpusLocation.packageRoot }
 
-    /// The corpus in use, or nil when none is found (tests that need it are skipped).
-    static let located: Located? = locate()
-
-    private static func locate() -> Located? {
-        var candidates: [(URL, Bool, String)] = []
-        // PICKER_TESTDATA, when set, is the only full-corpus candidate (set it to "none" to test the fixtures alone).
-        if let env = ProcessInfo.processInfo.environment["PICKER_TESTDATA"], !env.isEmpty {
-            candidates.append((URL(fileURLWithPath: env), true, "PICKER_TESTDATA"))
-        } else {
-            candidates.append((packageRoot.appendingPathComponent("../shared/testdata").standardizedFileURL, true,
-                               "../shared/testdata"))
-            candidates.append((URL(fileURLWithPath: "/work/shared/testdata"), true, "/work/shared/testdata"))
+    /// The corpus in use; nil only when its manifest cannot be read (`corpusIsFound` fails then).
+    static let located: Located? = {
+        let location = TestCorpusLocation.current
+        let manifestURL = location.root.appendingPathComponent("manifest.json")
+        do {
+            let manifest = try JSONDecoder().decode(CorpusManifest.self, from: Data(contentsOf: manifestURL))
+            return Located(root: location.root, entries: manifest.files, isFullCorpus: location.isFullCorpus)
+        } catch {
+            print("[TestCorpus] cannot read \(manifestURL.path): \(error)")
+            return nil
         }
-        candidates.append((packageRoot.appendingPathComponent("Tests/Fixtures"), false, "Tests/Fixtures"))
-        for (root, full, label) in candidates {
-            let manifestURL = root.appendingPathComponent("manifest.json")
-            guard let data = try? Data(contentsOf: manifestURL) else { continue }
-            do {
-                let manifest = try JSONDecoder().decode(CorpusManifest.self, from: data)
-                let kind = full ? "corpus" : "FIXTURE SUBSET only (full corpus not found, its other files are skipped)"
-                print("[TestCorpus] using \(kind) from \(label): \(root.path), \(manifest.files.count) files")
-                return Located(root: root, entries: manifest.files, isFullCorpus: full)
-            } catch {
-                print("[TestCorpus] cannot read \(manifestURL.path): \(error)")
-            }
-        }
-        print("[TestCorpus] no corpus found (PICKER_TESTDATA, ../shared/testdata, /work/shared/testdata, Tests/Fixtures): corpus tests are skipped")
-        return nil
-    }
+    }()
 
     static var entries: [CorpusEntry] { located?.entries ?? [] }
 
-    /// Entries whose `expect` is one of `expects` and whose file exists.
-    static func entries(expecting expects: Set<String>) -> [CorpusEntry] {
-        entries.filter { expects.contains($0.expect) && bytes($0) != nil }
+    /// Entries whose `expect` is one of `expects`. Records an issue when there is none for one of
+    /// them (a moved or shrunken corpus must not turn a test into an empty loop), and for each
+    /// entry whose file is missing; only entries whose file exists are returned.
+    static func entries(expecting expects: Set<String>, sourceLocation: SourceLocation = #_sourceLocation)
+        -> [CorpusEntry] {
+        let wanted = entries.filter { expects.contains($0.expect) }
+        for expect in expects.sorted() where !wanted.contains(where: { $0.expect == expect }) {
+            Issue.record("the corpus has no file expected to \"\(expect)\"", sourceLocation: sourceLocation)
+        }
+        return wanted.filter { existingFile($0, sourceLocation: sourceLocation) }
+    }
+
+    /// Entries matching `include`; records an issue when there are none, and for each missing file.
+    static func entries(where include: (CorpusEntry) -> Bool, describedAs what: String,
+                        sourceLocation: SourceLocation = #_sourceLocation) -> [CorpusEntry] {
+        let wanted = entries.filter(include)
+        if wanted.isEmpty { Issue.record("the corpus has no \(what)", sourceLocation: sourceLocation) }
+        return wanted.filter { existingFile($0, sourceLocation: sourceLocation) }
+    }
+
+    /// The manifest entry and bytes of one named file; records an issue when either is missing.
+    static func required(_ path: String, sourceLocation: SourceLocation = #_sourceLocation)
+        -> (entry: CorpusEntry, bytes: [UInt8], format: ImageFormat)? {
+        guard let entry = entry(path: path) else {
+            Issue.record("\(path) is not in the corpus manifest", sourceLocation: sourceLocation)
+            return nil
+        }
+        guard let bytes = bytes(entry) else {
+            Issue.record("\(path) is in the manifest but its file is missing", sourceLocation: sourceLocation)
+            return nil
+        }
+        guard let format = format(of: bytes, path: path) else {
+            Issue.record("\(path) is not a JPEG, PNG or WebP", sourceLocation: sourceLocation)
+            return nil
+        }
+        return (entry, bytes, format)
+    }
+
+    private static func existingFile(_ entry: CorpusEntry, sourceLocation: SourceLocation) -> Bool {
+        guard bytes(entry) != nil else {
+            Issue.record("\(entry.path) is in the manifest but its file is missing", sourceLocation: sourceLocation)
+            return false
+        }
+        return true
     }
 
     /// The file's bytes, or nil when missing.

@@ -72,12 +72,12 @@ import Testing
         }
     }
 
-    @Test func randomAndMutatedFramesNeverCrashAndFinishQuickly() {
+    // How fast this runs is for `make bench` to say: a timer in a parallel debug suite on 2 cores flakes.
+    @Test func randomAndMutatedFramesNeverCrash() {
         var rng = SeededGenerator(seed: 0x5049_434B_4552_4421)  // "PICKERD!"
-        let clock = ContinuousClock()
         var framesSeen = 0
         var refusals = 0
-        let elapsed = clock.measure {
+        do {
             for i in 0..<Self.iterations {
                 let input: [UInt8]
                 if i % 2 == 0, let seed = Self.seeds.randomElement(using: &rng) {
@@ -117,23 +117,78 @@ import Testing
         }
         #expect(framesSeen > Self.iterations / 4, "the fuzzer must reach the payload decoders")
         #expect(refusals > 0, "the fuzzer must reach the framing refusals")
-        #expect(elapsed < .seconds(30))
     }
 
-    @Test func decodingIsDeterministic() {
-        var rng = SeededGenerator(seed: 7)
-        for _ in 0..<500 {
-            let input = Self.randomInput(&rng)
-            var a = FrameDecoder(maxFrameLength: 1 << 20)
-            var b = FrameDecoder(maxFrameLength: 1 << 20)
-            a.append(input)
-            b.append(input)
-            let fa = try? a.next()
-            let fb = try? b.next()
-            #expect(fa == fb)
-            if let f = fa ?? nil {
-                #expect((try? Request(frame: f)) == (try? Request(frame: f)))
+    /// Where a stream of bytes ends, read independently of FrameDecoder.
+    enum StreamEnd: Equatable {
+        case needMore, refused
+    }
+
+    /// PROTOCOL's framing read by hand: `length[4]` big-endian counts the bytes after it, the first
+    /// of which is the type and the next four the request id; a length under 5 or over `max` is refused.
+    /// - Returns: each frame's wire bytes in order, and how the stream ends.
+    static func referenceSplit(_ bytes: [UInt8], max: Int) -> (frames: [ArraySlice<UInt8>], end: StreamEnd) {
+        var frames: [ArraySlice<UInt8>] = []
+        var at = 0
+        while bytes.count - at >= 4 {
+            let length = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            if length > max || length < 5 { return (frames, .refused) }
+            guard bytes.count - at - 4 >= length else { break }
+            frames.append(bytes[at..<at + 4 + length])
+            at += 4 + length
+        }
+        return (frames, .needMore)
+    }
+
+    /// Drains a decoder: the frames it gives, then whether it waits or refuses.
+    static func drain(_ decoder: inout FrameDecoder, into frames: inout [Frame]) -> StreamEnd {
+        while true {
+            do {
+                guard let frame = try decoder.next() else { return .needMore }
+                frames.append(frame)
+            } catch {
+                return .refused
             }
         }
+    }
+
+    /// Streams of whole, cut and damaged frames, decoded in one append and byte by byte, must split
+    /// exactly where the length prefixes say; each frame re-encodes to its own wire bytes.
+    @Test func framesSplitWhereTheLengthPrefixesSayAndReencodeToTheirBytes() {
+        var rng = SeededGenerator(seed: 7)
+        var framesChecked = 0, refusedStreams = 0
+        for _ in 0..<500 {
+            var stream: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                let seed = Self.seeds.randomElement(using: &rng) ?? []
+                stream += Bool.random(using: &rng) ? seed : Self.mutate(seed, &rng)
+            }
+            let max = Bool.random(using: &rng) ? 1 << 20 : 64
+            let reference = Self.referenceSplit(stream, max: max)
+
+            var whole = FrameDecoder(maxFrameLength: UInt32(max))
+            whole.append(stream[...])
+            var wholeFrames: [Frame] = []
+            let wholeEnd = Self.drain(&whole, into: &wholeFrames)
+
+            var trickle = FrameDecoder(maxFrameLength: UInt32(max))
+            var trickleFrames: [Frame] = []
+            var trickleEnd = StreamEnd.needMore
+            for byte in stream where trickleEnd == .needMore {
+                trickle.append([byte][...])
+                trickleEnd = Self.drain(&trickle, into: &trickleFrames)
+            }
+
+            let context = hexString(stream)
+            #expect(wholeEnd == reference.end, "\(context)")
+            #expect(trickleEnd == reference.end, "\(context)")
+            #expect(wholeFrames == trickleFrames, "\(context)")
+            #expect(wholeFrames.map { $0.encoded() } == reference.frames.map(Array.init), "\(context)")
+            framesChecked += wholeFrames.count
+            refusedStreams += reference.end == .refused ? 1 : 0
+        }
+        // The streams must reach both outcomes, or the comparison says little.
+        #expect(framesChecked > 500)
+        #expect(refusedStreams > 10)
     }
 }

@@ -72,29 +72,18 @@ copy_some() {  # copy_some ALBUM FILE...: the files that exist
     done
     [[ $copied -gt 0 ]]
 }
-found=""
-for td in "$repo/../shared/testdata" /work/shared/testdata; do
-    eo="$td/exif-orientation"
-    if copy_some Landscapes "$eo/Landscape_1.jpg" "$eo/Landscape_3.jpg" "$eo/Landscape_6.jpg" "$eo/Landscape_8.jpg"; then
-        copy_some Hopper "$eo"/hopper_*.webp || true
-        copy_some Camera "$td/camera-photos/Nikon_D90_12mp.jpg" || true
-        found="$td"
-        break
-    fi
-done
-if [[ -z "$found" ]]; then
-    for album in "$repo"/samples/library/*/; do
-        [[ -d "$album" ]] || continue
-        name="$(basename "$album")"
-        mkdir -p "$lib/$name"
-        cp "$album"* "$lib/$name/" 2>/dev/null || true
-        chmod -R u+w "$lib/$name"
-    done
-fi
-if [[ -z "$(find "$lib" -type f | head -n 1)" ]]; then
-    echo "run-tests.sh: no test photos found (../shared/testdata, /work/shared/testdata, samples/library)" >&2
+# The corpus as every suite finds it: PICKER_TESTDATA, ../shared/testdata, Tests/Fixtures.
+td="$(python3 "$repo/scripts/testcorpus.py")"
+echo "[corpus] python client: $(python3 "$repo/scripts/testcorpus.py" --describe)"
+eo="$td/exif-orientation"
+if ! copy_some Landscapes "$eo/Landscape_1.jpg" "$eo/Landscape_3.jpg" "$eo/Landscape_6.jpg" "$eo/Landscape_8.jpg"; then
+    echo "run-tests.sh: no Landscape photos in $td/exif-orientation" >&2
     exit 2
 fi
+copy_some Hopper "$eo"/hopper_*.webp || true
+# The fixtures hold one camera photo (Canon); the full corpus also the Nikon.
+copy_some Camera "$td/camera-photos/Nikon_D90_12mp.jpg" \
+    || copy_some Camera "$td/camera-photos/Canon_EOS_5D_Mark_III_22mp.jpg" || true
 
 mkdir -p "$tmp/state" "$tmp/cache"
 sock="$tmp/s.sock"
@@ -133,6 +122,7 @@ then
 fi
 
 # In the background, so that a SIGTERM/SIGINT to this script runs the cleanup at once.
-"$python" -m unittest discover -s tests -p 'test_*.py' "$@" &
+# -v: each skip is printed with its reason (make test's summary lists them).
+"$python" -m unittest discover -v -s tests -p 'test_*.py' "$@" &
 test_pid=$!
 wait "$test_pid"

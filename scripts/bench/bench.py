@@ -664,11 +664,9 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,warm,ping,thumbs,memory")
     a = ap.parse_args()
     if a.testdata is None:
-        for c in (os.environ.get("PICKER_TESTDATA"), os.path.join(HERE, "../../../shared/testdata"),
-                  "/work/shared/testdata"):
-            if c and os.path.isdir(os.path.join(c, "camera-photos")):
-                a.testdata = c
-                break
+        sys.path.insert(0, os.path.join(HERE, ".."))
+        import testcorpus  # PICKER_TESTDATA, ../shared/testdata, Tests/Fixtures (one camera photo)
+        a.testdata = testcorpus.find()
     if not a.testdata or not os.path.isdir(os.path.join(a.testdata, "camera-photos")):
         sys.exit("bench: no camera-photos corpus: pass --testdata DIR (../shared/testdata)")
     b = Bench(a)

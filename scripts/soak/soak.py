@@ -71,13 +71,13 @@ def proc_status(pid):
 
 
 def find_testdata(arg):
-    here = os.path.dirname(os.path.abspath(__file__))
-    repo = os.path.dirname(os.path.dirname(here))
-    for c in (arg, os.environ.get("PICKER_TESTDATA"), os.path.join(os.path.dirname(repo), "shared", "testdata"),
-              "/work/shared/testdata", os.path.join(repo, "Tests", "Fixtures")):
-        if c and os.path.isfile(os.path.join(c, "manifest.json")):
-            return c
-    sys.exit("soak: no test corpus (manifest.json) found")
+    """--testdata, else as scripts/testcorpus.py finds it (PICKER_TESTDATA, ../shared/testdata, Tests/Fixtures)."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import testcorpus
+    folder = testcorpus.find(arg)
+    if not os.path.isfile(os.path.join(folder, "manifest.json")):
+        sys.exit(f"soak: no test corpus (manifest.json) in {folder}")
+    return folder
 
 
 def build_library(root, testdata):

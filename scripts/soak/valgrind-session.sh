@@ -13,10 +13,7 @@ bin=${1:-$repo/.build/debug}
 pickerd=$bin/pickerd
 ctl_bin=$bin/pickerctl
 command -v valgrind >/dev/null || { echo "valgrind-session: apt-get install valgrind" >&2; exit 1; }
-td=${PICKER_TESTDATA:-}
-for c in "$td" "$repo/../shared/testdata" /work/shared/testdata "$repo/Tests/Fixtures"; do
-    if [[ -n $c && -d $c/exif-orientation ]]; then td=$c; break; fi
-done
+td=$(python3 "$repo/scripts/testcorpus.py")  # PICKER_TESTDATA, ../shared/testdata, Tests/Fixtures
 
 tmp=$(mktemp -d /tmp/pkvg.XXXXXX)
 lib=$tmp/lib
