@@ -101,8 +101,8 @@ import Testing
         try library.add(corpus.appendingPathComponent("Landscape_3.jpg"), album: "B")
         try library.add(corpus.appendingPathComponent("Landscape_6.jpg"), album: "B")
         // The daemon watches the library: the event comes without anyone asking (bounded wait).
-        #expect(try eventually(within: 20) {
-            return lines().contains { $0.contains("\"event\":\"library\"") }
+        #expect(eventually(within: 20) {
+            lines().contains { $0.contains("\"event\":\"library\"") }
         }, "watch --library printed no library event: \(lines())")
         let event = lines().first { $0.contains("\"event\":\"library\"") } ?? ""
         let object = (try? JSONSerialization.jsonObject(with: Data(event.utf8))) as? [String: Any] ?? [:]
