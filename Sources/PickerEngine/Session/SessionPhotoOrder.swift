@@ -50,3 +50,14 @@ enum PhotoOrdering {
         return a.relativePath < b.relativePath
     }
 }
+
+extension Album {
+    /// The album's photos in `order` (see `PhotoOrdering`); sorts every call, so the service goes
+    /// through its `AlbumOrderCache` instead.
+    public func photos(sortedBy order: PhotoSortOrder) -> [Photo] {
+        guard let permutation = PhotoOrdering.permutation(of: photos, isAllPhotos: isAllPhotos, order: order) else {
+            return photos
+        }
+        return permutation.map { photos[Int($0)] }
+    }
+}
