@@ -46,6 +46,23 @@ class PagingTest(unittest.TestCase):
         self.assertEqual(self.s.sort("name").name, self.s.name)
         self.assertEqual(self.s.photos_page(0, 1).sort, "name")
 
+    def test_a_changed_order_is_a_photo_event_carrying_the_new_index(self):
+        by_date = [p.path for p in self.s.photos(sort="date")]  # version 1 photos, sort 1: sets the order
+        self.assertEqual(self.s.photos_page(0, 1).sort, "date")
+        self.s.sort("name")
+        by_name = [p.path for p in self.s.photos_page(0, pc.MAX_PAGE_LIMIT)]
+        self.s.select_photo(1)
+        sub = self.s.subscribe()
+        self.addCleanup(self.c.unsubscribe)
+        self.s.sort("date")
+        # The events a request causes arrive before its reply: the event is queued already.
+        event = self.c.next_event(timeout=0)
+        self.assertIsNotNone(event)
+        self.assertEqual((event.subscription, event.change), (sub.id, "photo"))
+        self.assertEqual(event.state.photo_index, by_date.index(by_name[0]) + 1)
+        self.s.sort("date")
+        self.assertIsNone(self.c.next_event(timeout=0), "an unchanged order sends no event")
+
     def test_an_offset_past_the_end_is_no_such_photo_and_a_zero_limit_out_of_range(self):
         with self.assertRaises(pc.PickerError) as cm:
             self.s.photos_page(self.total, 10)
