@@ -28,6 +28,9 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case selectPhoto = 0x26
     case stepPhoto = 0x28
     case status = 0x2A
+    case setSort = 0x2C
+    case photosPage = 0x2E
+    case photosPageReply = 0x2F
 
     case getImage = 0x30
     case image = 0x31

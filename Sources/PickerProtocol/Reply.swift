@@ -9,6 +9,7 @@ public enum Reply: Sendable, Equatable {
     case sessionClosed(name: String)
     case albums([AlbumInfo])
     case photos(PhotoList)
+    case photosPage(PhotoPage)
     case image(EncodedImage)
     case selection(SelectionList)
     case thumbnails(ThumbnailSheet)
@@ -27,6 +28,7 @@ public enum Reply: Sendable, Equatable {
         case .sessionClosed: return .sessionClosed
         case .albums: return .albumsReply
         case .photos: return .photosReply
+        case .photosPage: return .photosPageReply
         case .image: return .image
         case .selection: return .selectionReply
         case .thumbnails: return .thumbnailsReply
@@ -87,17 +89,14 @@ extension Reply {
         case .photos(let list):
             w.string(list.album)
             w.count(list.photos.count)
-            for p in list.photos {
-                w.count(p.index)
-                w.string(p.name)
-                w.string(p.path)
-                w.count(p.width)
-                w.count(p.height)
-                w.u64(UInt64(clamping: max(0, p.bytes)))
-                w.u8(p.format.rawValue)
-                w.i64(p.date)
-                w.u8(p.dateSource.rawValue)
-            }
+            for p in list.photos { Reply.encodePhoto(p, into: &w) }
+        case .photosPage(let page):
+            w.string(page.album)
+            w.u8(page.sort.rawValue)
+            w.count(page.total)
+            w.count(page.offset)
+            w.count(page.photos.count)
+            for p in page.photos { Reply.encodePhoto(p, into: &w) }
         case .image(let img):
             Reply.encodeImage(img, into: &w)
         case .selection(let list):
@@ -182,25 +181,15 @@ extension Reply {
             self = .albums(albums)
         case .photosReply:
             let album = try r.string()
-            let n = try r.count(minElementSize: 38)
-            var photos: [PhotoInfo] = []
-            for _ in 0..<n {
-                let index = Int(try r.u32())
-                let name = try r.string()
-                let path = try r.string()
-                let width = Int(try r.u32())
-                let height = Int(try r.u32())
-                let bytes = Int64(clamping: try r.u64())
-                let rawFormat = try r.u8()
-                guard let format = ImageFormat(rawValue: rawFormat) else {
-                    throw PickerError(.malformedFrame, "unknown image format \(rawFormat)")
-                }
-                let date = try r.i64()
-                let source = PhotoInfo.DateSource(rawValue: try r.u8()) ?? .modified
-                photos.append(PhotoInfo(index: index, name: name, path: path, width: width, height: height, bytes: bytes,
-                                        format: format, date: date, dateSource: source))
-            }
-            self = .photos(PhotoList(album: album, photos: photos))
+            self = .photos(PhotoList(album: album, photos: try Reply.decodePhotos(&r)))
+        case .photosPageReply:
+            let album = try r.string()
+            let raw = try r.u8()
+            guard let sort = PhotoSort(rawValue: raw) else { throw PickerError(.malformedFrame, "unknown sort \(raw)") }
+            let total = Int(try r.u32())
+            let offset = Int(try r.u32())
+            self = .photosPage(PhotoPage(album: album, sort: sort, total: total, offset: offset,
+                                         photos: try Reply.decodePhotos(&r)))
         case .image:
             self = .image(try Reply.decodeImage(&r))
         case .selectionReply:
@@ -232,11 +221,47 @@ extension Reply {
             let image = try r.bool() ? try Reply.decodeImage(&r) : nil
             self = .thumbnails(ThumbnailSheet(geometry: geometry, image: image))
         case .hello, .ping, .libraryInfo, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
-             .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .getImage, .toggle, .selection,
+             .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .setSort, .photosPage, .getImage, .toggle, .selection,
              .clearSelection, .thumbnails, .preview, .subscribe, .cancel:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is a request, not a reply")
         }
         try r.expectEnd()
+    }
+
+    /// One row of `photosReply` / `photosPageReply`.
+    private static func encodePhoto(_ p: PhotoInfo, into w: inout ByteWriter) {
+        w.count(p.index)
+        w.string(p.name)
+        w.string(p.path)
+        w.count(p.width)
+        w.count(p.height)
+        w.u64(UInt64(clamping: max(0, p.bytes)))
+        w.u8(p.format.rawValue)
+        w.i64(p.date)
+        w.u8(p.dateSource.rawValue)
+    }
+
+    /// A `list<photo>`: the count is checked against the bytes left before anything is allocated.
+    private static func decodePhotos(_ r: inout ByteReader) throws(PickerError) -> [PhotoInfo] {
+        let n = try r.count(minElementSize: 38)
+        var photos: [PhotoInfo] = []
+        for _ in 0..<n {
+            let index = Int(try r.u32())
+            let name = try r.string()
+            let path = try r.string()
+            let width = Int(try r.u32())
+            let height = Int(try r.u32())
+            let bytes = Int64(clamping: try r.u64())
+            let rawFormat = try r.u8()
+            guard let format = ImageFormat(rawValue: rawFormat) else {
+                throw PickerError(.malformedFrame, "unknown image format \(rawFormat)")
+            }
+            let date = try r.i64()
+            let source = PhotoInfo.DateSource(rawValue: try r.u8()) ?? .modified
+            photos.append(PhotoInfo(index: index, name: name, path: path, width: width, height: height, bytes: bytes,
+                                    format: format, date: date, dateSource: source))
+        }
+        return photos
     }
 
     private static func encodeImage(_ img: EncodedImage, into w: inout ByteWriter) {

@@ -14,6 +14,10 @@ public enum Request: Sendable, Equatable {
     case selectPhoto(session: String, Selector)
     case stepPhoto(session: String, StepDirection)
     case status(session: String)
+    /// Sets the session's photo order (listings, indexes, next/prev and the grid follow it).
+    case setSort(session: String, PhotoSort)
+    /// One page of the selected album's photos, in the session's order.
+    case photosPage(PhotosPageRequest)
     case getImage(ImageRequest)
     case toggle(session: String, Selector)
     case selection(session: String)
@@ -40,6 +44,8 @@ public enum Request: Sendable, Equatable {
         case .selectPhoto: return .selectPhoto
         case .stepPhoto: return .stepPhoto
         case .status: return .status
+        case .setSort: return .setSort
+        case .photosPage: return .photosPage
         case .getImage: return .getImage
         case .toggle: return .toggle
         case .selection: return .selection
@@ -59,6 +65,8 @@ public enum Request: Sendable, Equatable {
         case .sessionShow(let name), .sessionResize(let name, _, _), .sessionClose(let name): return name
         case .selectAlbum(let s, _), .photos(let s, _), .selectPhoto(let s, _), .stepPhoto(let s, _), .status(let s):
             return s
+        case .setSort(let s, _): return s
+        case .photosPage(let p): return p.session
         case .getImage(let r): return r.session
         case .toggle(let s, _), .selection(let s), .clearSelection(let s): return s
         case .thumbnails(let r): return r.session
@@ -100,6 +108,13 @@ extension Request {
         case .stepPhoto(let s, let dir):
             w.string(s)
             w.u8(dir.rawValue)
+        case .setSort(let s, let sort):
+            w.string(s)
+            w.u8(sort.rawValue)
+        case .photosPage(let p):
+            w.string(p.session)
+            w.count(p.offset)
+            w.count(p.limit)
         case .getImage(let r):
             w.string(r.session)
             w.u8(r.format.rawValue)
@@ -169,6 +184,13 @@ extension Request {
             let raw = try r.u8()
             guard let sort = PhotoSort(rawValue: raw) else { throw PickerError(.malformedFrame, "unknown sort \(raw)") }
             self = .photos(session: s, sort: sort)
+        case .setSort:
+            let s = try r.string()
+            let raw = try r.u8()
+            guard let sort = PhotoSort(rawValue: raw) else { throw PickerError(.malformedFrame, "unknown sort \(raw)") }
+            self = .setSort(session: s, sort)
+        case .photosPage:
+            self = .photosPage(PhotosPageRequest(session: try r.string(), offset: Int(try r.u32()), limit: Int(try r.u32())))
         case .stepPhoto:
             let s = try r.string()
             let raw = try r.u8()
@@ -210,7 +232,7 @@ extension Request {
         case .sessionEvent, .libraryEvent, .libraryChangesEvent:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is an event, not a request")
         case .helloReply, .error, .pong, .libraryInfoReply, .sessionState, .sessionListReply, .sessionClosed,
-             .albumsReply, .photosReply, .image, .selectionReply, .thumbnailsReply, .subscribed, .cancelReply:
+             .albumsReply, .photosReply, .photosPageReply, .image, .selectionReply, .thumbnailsReply, .subscribed, .cancelReply:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is a reply, not a request")
         }
         try r.expectEnd()

@@ -65,7 +65,8 @@ let commands: [CommandSpec] = [
                 arguments: [ArgumentSpec(name: "NAME", optional: true, help: "session name (default: --session)")],
                 options: [widthOption, heightOption,
                           OptionSpec(name: "--max-selection", valueName: "N", help: "most photos that can be picked (default 10)"),
-                          OptionSpec(name: "--title", valueName: "T", help: "title (default \"Photo Library\")")]) { inv throws(CLIError) in
+                          OptionSpec(name: "--title", valueName: "T", help: "title (default \"Photo Library\")"),
+                          OptionSpec(name: "--sort", valueName: "name|date", help: "photo order (default name); see `pickerctl sort`")]) { inv throws(CLIError) in
         guard let width = try inv.int("--width", in: paneRange, unit: " px") else {
             throw .usage("session new needs --width W (16…8192 px)")
         }
@@ -73,7 +74,13 @@ let commands: [CommandSpec] = [
         let maxSel = try inv.int("--max-selection", in: 1...1000)
         let params = NewSession(name: sessionArgument(inv), width: width, height: height, maxSelection: maxSel,
                                 title: inv.value("--title"))
-        try printSession(try inv.call(.sessionNew(params)), inv)
+        guard let sort = inv.value("--sort") else { return try printSession(try inv.call(.sessionNew(params)), inv) }
+        guard sort == "name" || sort == "date" else { throw .usage("--sort must be 'name' or 'date', not '\(sort)'") }
+        // Version 1's sessionNew has no sort field: the order follows on the same connection, in order.
+        let conn = try inv.connect()
+        do throws(ClientError) { _ = try conn.call(.sessionNew(params)) } catch { throw CLIError(error) }
+        guard let state = try setSessionSort(sort, option: "--sort", on: conn, session: params.name) else { return }
+        try printSession(.session(state), inv)
     },
     CommandSpec(words: ["session", "list"], summary: "list sessions") { inv throws(CLIError) in
         let reply = try inv.call(.sessionList)
@@ -122,30 +129,6 @@ let commands: [CommandSpec] = [
                 options: [indexOption]) { inv throws(CLIError) in
         let selector = try inv.selector(what: "album")
         try printSession(try inv.call(.selectAlbum(session: inv.session, selector)), inv)
-    },
-    CommandSpec(words: ["photos"], summary: "list the selected album's photos",
-                options: [OptionSpec(name: "--sort", valueName: "name|date", help: "order: file name (default) or capture date")]) { inv throws(CLIError) in
-        let sort: PhotoSort
-        switch inv.value("--sort") ?? "name" {
-        case "name": sort = .name
-        case "date": sort = .date
-        case let other: throw .usage("--sort must be 'name' or 'date', not '\(other)'")
-        }
-        let reply = try inv.call(.photos(session: inv.session, sort: sort))
-        guard case .photos(let list) = reply else { throw unexpected(reply) }
-        if inv.json {
-            Output.json(.object([("album", .string(list.album)), ("photos", .array(list.photos.map { p in
-                .object([("index", .int(p.index)), ("name", .string(p.name)), ("path", .string(p.path)),
-                         ("width", .int(p.width)), ("height", .int(p.height)),
-                         ("bytes", .int(Int(p.bytes))), ("format", .string(p.format.displayName)), ("date", .string(Render.date(p.date))),
-                         ("date_source", .string(p.dateSource == .exif ? "exif" : "mtime"))])
-            }))]))
-        } else {
-            let rows = list.photos.map { p in
-                ["\(p.index)", p.name, "\(p.width)x\(p.height)", "\(p.bytes)", p.format.displayName, Render.date(p.date)]
-            }
-            Output.line(Render.table(rows, rightAligned: [true, false, true, true, false, false]))
-        }
     },
     CommandSpec(words: ["select-photo"], summary: "make a photo of the selected album current, by name or --index",
                 arguments: [ArgumentSpec(name: "NAME", optional: true, help: "photo file name")],

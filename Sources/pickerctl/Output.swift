@@ -14,6 +14,9 @@ enum Output {
 
     static func json(_ v: JSONValue) { print(v.serialized) }
 
+    /// Text already made inert (serialized JSON), written as is through stdout's buffer.
+    static func raw(_ s: String) { print(s, terminator: "") }
+
     /// A text line written at once (unbuffered), for streams a reader follows live.
     static func streamLine(_ s: String) { writeAll(1, Array((InertText.escaped(s) + "\n").utf8)) }
 
@@ -165,9 +168,15 @@ enum Render {
 
     /// Fixed-width columns, right-aligned where `rightAligned[i]`; every cell is `shown`, so one row is one line.
     static func table(_ cells: [[String]], rightAligned: [Bool]) -> String {
+        var widths: [Int] = []
+        return table(cells, rightAligned: rightAligned, minWidths: &widths)
+    }
+
+    /// A table printed in parts: `minWidths` carries the column widths from part to part (they only grow).
+    static func table(_ cells: [[String]], rightAligned: [Bool], minWidths widths: inout [Int]) -> String {
         let rows = cells.map { $0.map(shown) }
         guard let first = rows.first else { return "" }
-        var widths = [Int](repeating: 0, count: first.count)
+        if widths.count != first.count { widths = [Int](repeating: 0, count: first.count) }
         for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
         return rows.map { row in
             row.enumerated().map { i, cell in

@@ -185,7 +185,7 @@ struct LibraryScannerTests {
             photo("DSC_10.jpg", exif: nil, mtime: 99),
         ])
         #expect(album.photos(sortedBy: .date).map(\.fileName) == [
-            "IMG_2.jpg", "IMG_3.jpg", "IMG_10.jpg", "DSC_9.jpg", "DSC_10.jpg", "IMG_1.jpg",
+            "IMG_10.jpg", "IMG_2.jpg", "IMG_3.jpg", "DSC_9.jpg", "DSC_10.jpg", "IMG_1.jpg",
         ])
         #expect(album.photos(sortedBy: .name) == album.photos)
     }

@@ -101,6 +101,15 @@ enum GoldenVectorValues {
         "error id=19 superseded": .reply(.error(PickerError(
             .cancelled, "superseded by a newer image request on session 'main'"))),
 
+        // Paging and the session's order (issue 11).
+        "setSort id=34": .request(.setSort(session: "main", .date)),
+        "photosPage id=35": .request(.photosPage(PhotosPageRequest(session: "main", offset: 1000, limit: 1000))),
+        "photosPageReply id=35": .reply(.photosPage(PhotoPage(album: "All Photos", sort: .date, total: 1001, offset: 1000, photos: [
+            PhotoInfo(index: 1001, name: "IMG_2.jpg", path: "2024/Kyoto/IMG_2.jpg", width: 4032, height: 3024, bytes: 3_145_728,
+                      format: .jpeg, date: 1_714_000_000, dateSource: .exif)]))),
+        "error id=36 page past the end": .reply(.error(PickerError(
+            .noSuchPhoto, "no page at offset 2000: album 'All Photos' has 1001 photos"))),
+
         "sessionEvent id=30 selection": .event(.session(.selection, kyoto)),
         "libraryEvent id=30": .event(.library(LibraryInfo(
             root: "/home/ann/Pictures", albumCount: 3, photoCount: 43, scanState: .ready,

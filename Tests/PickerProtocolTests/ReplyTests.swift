@@ -52,6 +52,10 @@ import Testing
             PhotoInfo(index: Int(UInt32.max), name: "", path: "", width: Int(UInt32.max), height: Int(UInt32.max), bytes: .max,
                       format: .webp, date: .min, dateSource: .exif),
         ])),
+        .photosPage(PhotoPage(album: "", sort: .name, total: 0, offset: 0, photos: [])),
+        .photosPage(PhotoPage(album: "All Photos", sort: .date, total: Int(UInt32.max), offset: 999, photos: [
+            PhotoInfo(index: 1000, name: "IMG_2.jpg", path: "2024/Kyoto/IMG_2.jpg", width: 4032, height: 3024, bytes: 3_145_728,
+                      format: .jpeg, date: 1_714_000_000, dateSource: .exif)])),
         .image(EncodedImage(format: .png, width: 640, height: 480, data: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
         .image(EncodedImage(format: .webp, width: 0, height: 0, data: [])),
         .image(EncodedImage(format: .jpeg, width: 1, height: Int(UInt32.max), data: (0..<70_000).map { UInt8(truncatingIfNeeded: $0) })),

@@ -64,10 +64,12 @@ let requestTypes: Set<MessageType> = [
     .hello, .ping, .libraryInfo, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
     .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .getImage,
     .toggle, .selection, .clearSelection, .thumbnails, .preview, .subscribe, .cancel,
+    .setSort, .photosPage,
 ]
 let replyTypes: Set<MessageType> = [
     .helloReply, .error, .pong, .libraryInfoReply, .sessionState, .sessionListReply, .sessionClosed,
     .albumsReply, .photosReply, .image, .selectionReply, .thumbnailsReply, .subscribed, .cancelReply,
+    .photosPageReply,
 ]
 /// Server-initiated frames (type ≥ 0x80): neither requests nor replies.
 let eventTypes: Set<MessageType> = [.sessionEvent, .libraryEvent, .libraryChangesEvent]

@@ -109,6 +109,20 @@ struct VectorAnnotation {
         string("message", ifEmpty: "no current photo")
     }
 
+    private mutating func photoRows() {
+        list("count") {
+            $0.u32("index")
+            $0.string("name")
+            $0.string("path")
+            $0.u32("width")
+            $0.u32("height")
+            $0.u64("bytes")
+            $0.u8("format", Self.format)
+            $0.i64("date, Unix seconds")
+            $0.u8("date_source") { $0 == 0 ? "file mtime" : "EXIF" }
+        }
+    }
+
     // MARK: payloads, in the codec's field order
 
     private mutating func payload(of type: MessageType) {
@@ -238,19 +252,22 @@ struct VectorAnnotation {
                 $0.string("name")
                 $0.u32("photo_count")
             }
+        case .setSort:
+            string("session")
+            u8("sort") { $0 == 0 ? "by name" : "by date" }
+        case .photosPage:
+            string("session")
+            u32("offset, 0-based")
+            u32("limit")
+        case .photosPageReply:
+            string("album")
+            u8("sort") { $0 == 0 ? "by name" : "by date" }
+            u32("total")
+            u32("offset, 0-based")
+            photoRows()
         case .photosReply:
             string("album")
-            list("count") {
-                $0.u32("index")
-                $0.string("name")
-                $0.string("path")
-                $0.u32("width")
-                $0.u32("height")
-                $0.u64("bytes")
-                $0.u8("format", Self.format)
-                $0.i64("date, Unix seconds")
-                $0.u8("date_source") { $0 == 0 ? "file mtime" : "EXIF" }
-            }
+            photoRows()
         case .image:
             u8("format", Self.format)
             u32("width")

@@ -28,7 +28,7 @@ from typing import Callable, Deque, Dict, Iterator, List, Optional, Tuple, Union
 __all__ = [
     "Client", "Session", "Pending", "Subscription",
     "PickerError", "ConnectionLost", "DaemonNotRunning", "UntrustedServer",
-    "Capabilities", "LibraryInfo", "Album", "SessionState", "Photo", "Photos",
+    "Capabilities", "LibraryInfo", "Album", "SessionState", "Photo", "Photos", "PhotoPage",
     "PickedPhoto", "Selection", "Image", "Cell", "Thumbnails",
     "SessionEvent", "LibraryEvent", "default_socket_path", "ERROR_NAMES",
 ]
@@ -43,6 +43,7 @@ SESSION_NEW, SESSION_STATE, SESSION_LIST, SESSION_LIST_REPLY = 0x10, 0x11, 0x12,
 SESSION_SHOW, SESSION_RESIZE, SESSION_CLOSE, SESSION_CLOSED = 0x14, 0x16, 0x18, 0x19
 ALBUMS, ALBUMS_REPLY, SELECT_ALBUM, PHOTOS, PHOTOS_REPLY = 0x20, 0x21, 0x22, 0x24, 0x25
 SELECT_PHOTO, STEP_PHOTO, STATUS, GET_IMAGE, IMAGE = 0x26, 0x28, 0x2A, 0x30, 0x31
+SET_SORT, PHOTOS_PAGE, PHOTOS_PAGE_REPLY = 0x2C, 0x2E, 0x2F
 TOGGLE, SELECTION, SELECTION_REPLY, CLEAR_SELECTION = 0x40, 0x42, 0x43, 0x44
 THUMBNAILS, THUMBNAILS_REPLY, PREVIEW = 0x46, 0x47, 0x48
 SUBSCRIBE, SUBSCRIBED, CANCEL, CANCEL_REPLY = 0x50, 0x51, 0x52, 0x53
@@ -67,6 +68,8 @@ __all__ += [n.upper() for n in ERROR_NAMES.values()]
 
 FORMATS = {1: "jpeg", 2: "png", 3: "webp"}
 FORMAT_CODES = {"jpeg": 1, "jpg": 1, "png": 2, "webp": 3}
+SORTS = {0: "name", 1: "date"}
+MAX_PAGE_LIMIT = 10000
 SESSION_CHANGES = {1: "album", 2: "photo", 3: "selection", 4: "pane_size", 5: "closed", 6: "created"}
 
 
@@ -203,7 +206,7 @@ class SessionState:
 
 @dataclass
 class Photo:
-    index: int             # position in this listing (name order only for sort="name")
+    index: int             # 1-based position in the session's order (what select_photo(int) uses)
     name: str
     path: str              # relative to the library root; unique, unlike name in "All Photos"
     width: int             # displayed (upright) size
@@ -240,6 +243,15 @@ class Photos(_PhotoSequence):
 
 
 @dataclass
+class PhotoPage(_PhotoSequence):
+    album: str
+    sort: str              # "name" or "date": the order of the rows
+    total: int             # photos in the whole album
+    offset: int            # 0-based position of the first row
+    photos: List[Photo]
+
+
+@dataclass
 class PickedPhoto:
     album: str
     name: str
@@ -269,7 +281,7 @@ class Image:
 
 @dataclass
 class Cell:
-    index: int             # 1-based position in the album (name order)
+    index: int             # 1-based position in the album, in the session's order
     name: str
     x: int
     y: int
@@ -997,7 +1009,9 @@ class Session:
         return self._state_call(SELECT_ALBUM, _selector(album))
 
     def photos(self, sort: str = "name") -> Photos:
-        """The selected album's photos, sorted by ``"name"`` or ``"date"``."""
+        """The whole selected album in one reply, in the session's order. ``sort="date"`` first
+        sets the session's order to date; ``"name"`` (wire 0) lists in the session's order, which
+        is name order unless it was set to date. For big albums use ``photos_page``/``iter_photos``."""
         if sort not in ("name", "date"):
             raise ValueError('sort is "name" or "date"')
 
@@ -1007,8 +1021,38 @@ class Session:
             return Photos(album, [_read_photo(r) for _ in range(r.count(38))])
         return self.client._call(PHOTOS, self._n() + _u8(0 if sort == "name" else 1), dec)
 
+    def sort(self, order: str) -> SessionState:
+        """Set the session's photo order, ``"name"`` or ``"date"`` (newest first, undated last);
+        listings, indexes, next/prev and the grid follow it (PROTOCOL.md, "Photo order")."""
+        if order not in ("name", "date"):
+            raise ValueError('order is "name" or "date"')
+        return self._state_call(SET_SORT, _u8(0 if order == "name" else 1))
+
+    def photos_page(self, offset: int = 0, limit: int = 1000) -> PhotoPage:
+        """One page of the selected album in the session's order, with the album's total.
+        An offset past the end raises PickerError 12 (no_such_photo)."""
+        def dec(t, r):
+            self.client._expect(t, PHOTOS_PAGE_REPLY, r)
+            album = r.string()
+            code = r.u8()
+            if code not in SORTS:
+                raise _Malformed("sort %d" % code, r.request_id)
+            total, first = r.u32(), r.u32()
+            return PhotoPage(album, SORTS[code], total, first, [_read_photo(r) for _ in range(r.count(38))])
+        return self.client._call(PHOTOS_PAGE, self._n() + _u32(offset) + _u32(limit), dec)
+
+    def iter_photos(self, page_size: int = 1000) -> Iterator[Photo]:
+        """Every photo of the selected album, fetched page by page (memory stays flat)."""
+        offset = 0
+        while True:
+            page = self.photos_page(offset, page_size)
+            yield from page.photos
+            offset += len(page.photos)
+            if not page.photos or offset >= page.total:
+                return
+
     def select_photo(self, photo: Union[str, int]) -> SessionState:
-        """By file name / relative path (str) or 1-based index in name order (int)."""
+        """By file name / relative path (str) or 1-based index in the session's order (int)."""
         return self._state_call(SELECT_PHOTO, _selector(photo))
 
     def next(self) -> SessionState:

@@ -8,13 +8,13 @@ extension PickerService {
     /// a 40% white rounded overlay and the current photo outlined; or only its geometry.
     func thumbnailSheet(_ request: ThumbnailRequest) throws(PickerError) -> ThumbnailSheet {
         let session = try sessions.get(request.session)
-        let album = try selectedAlbum(of: session)
+        let album = try orderedAlbum(of: session)
         let size = request.cellSize ?? GridLayout.defaultCellSize
         guard GridLayout.cellSizeRange.contains(size) else {
             throw PickerError(.outOfRange, "cell size \(size) is out of range 16…1024 px")
         }
         let layout = GridLayout(paneWidth: session.width, paneHeight: session.height, cellSize: size,
-                                count: album.photos.count)
+                                count: album.count)
         let page = request.page ?? 1
         guard (1...layout.pages).contains(page) else {
             throw PickerError(.outOfRange, "page \(page) is out of range 1…\(layout.pages)")
@@ -22,7 +22,7 @@ extension PickerService {
         let picked = Set(session.selection)
         let slots = layout.slots(onPage: page)
         let cells = slots.map { slot -> GridCell in
-            let photo = album.photos[slot]
+            let photo = album[slot]
             let origin = layout.origin(ofSlot: slot)
             return GridCell(index: slot + 1, name: photo.fileName, x: origin.x, y: origin.y, size: size,
                             selected: picked.contains(photo.relativePath), current: photo.relativePath == session.photo)
@@ -33,7 +33,7 @@ extension PickerService {
         if request.geometryOnly { return ThumbnailSheet(geometry: geometry, image: nil) }
 
         // Cells are independent: make them on all cores.
-        let photos = slots.map { album.photos[$0] }
+        let photos = slots.map { album[$0] }
         let made = Mutex<[Int: PixelImage]>([:])
         DispatchQueue.concurrentPerform(iterations: photos.count) { i in
             let cell = thumbnailCells.cell(for: photos[i], size: size)
@@ -43,7 +43,7 @@ extension PickerService {
         // and gave it back): never holding one reservation while waiting for another avoids deadlock.
         let images = made.withLock { $0 }
         let sheetBytes = WorkEstimate.thumbnailSheet(width: geometry.width, height: geometry.height)
-        return try budget.withReservation(sheetBytes, for: "thumbnail sheet of album '\(album.name)'") {
+        return try budget.withReservation(sheetBytes, for: "thumbnail sheet of album '\(album.album.name)'") {
             () throws(PickerError) -> ThumbnailSheet in
             var canvas = try Compositor.canvas(PixelSize(width: geometry.width, height: geometry.height),
                                                colour: GridPainter.background)

@@ -6,9 +6,7 @@ extension PickerService {
     /// - Throws: `.selectionFull` naming the limit when adding past it (nothing changes);
     ///   `.nothingSelected` without an album; `.noSuchPhoto`.
     func toggle(_ name: String, _ selector: Selector) throws(PickerError) -> SelectionList {
-        let session = try sessions.get(name)
-        let album = try selectedAlbum(of: session)
-        let photo = try album.photo(selector)
+        let photo = try orderedAlbum(of: try sessions.get(name)).photo(selector)
         let (before, updated) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
             let before = s
             s.selection = s.selection.filter { library.photo(relativePath: $0) != nil }

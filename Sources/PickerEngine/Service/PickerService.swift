@@ -13,6 +13,8 @@ public final class PickerService: Sendable {
     /// Bounds the memory of all decode and render work running at once.
     public let budget: WorkBudget
     let thumbnailCells: ThumbnailCells
+    /// Albums sorted in a session's order, kept while the album is unchanged.
+    let albumOrders = AlbumOrderCache()
     /// Where session and library events go (the daemon fans them out to subscribers).
     let events: @Sendable (Event) -> Void
     /// The library watcher, once started.
@@ -175,34 +177,15 @@ public final class PickerService: Sendable {
             }
             return .session(announce(.album, before, s))
         case let .photos(name, sort):
-            let session = try sessions.get(name)
-            let album = try selectedAlbum(of: session)
-            let photos = sort == .date ? album.photosByCaptureDate() : album.photos
-            return .photos(PhotoList(album: album.name, photos: photos.enumerated().map { i, p in
-                PhotoInfo(index: i + 1, name: p.fileName, path: p.relativePath, width: p.header.displayWidth,
-                          height: p.header.displayHeight, bytes: p.byteSize, format: p.header.format, date: p.date,
-                          dateSource: p.dateIsFromExif ? .exif : .modified)
-            }))
+            return .photos(try photoList(name, sort))
+        case .photosPage(let params):
+            return .photosPage(try photosPage(params))
+        case let .setSort(name, sort):
+            return .session(try setSort(name, sort))
         case let .selectPhoto(name, selector):
-            let session = try sessions.get(name)
-            let album = try selectedAlbum(of: session)
-            let photo = try album.photo(selector)
-            let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
-                let before = s
-                s.photo = photo.relativePath
-                return (before, s)
-            }
-            return .session(announce(.photo, before, s))
+            return .session(try selectPhoto(name, selector))
         case let .stepPhoto(name, direction):
-            let session = try sessions.get(name)
-            let album = try selectedAlbum(of: session)
-            let target = try step(in: album, from: session.photo, direction)
-            let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
-                let before = s
-                s.photo = target.relativePath
-                return (before, s)
-            }
-            return .session(announce(.photo, before, s))
+            return .session(try stepPhoto(name, direction))
         case .getImage(let params):
             return .image(try renderCurrent(params))
         case let .toggle(name, selector):
@@ -259,27 +242,6 @@ public final class PickerService: Sendable {
         return photo
     }
 
-    private func step(in album: Album, from current: String?, _ direction: StepDirection) throws(PickerError) -> Photo {
-        guard let first = album.photos.first, let last = album.photos.last else {
-            throw PickerError(.noSuchPhoto, "album '\(album.name)' has no photos")
-        }
-        guard let current, let i = album.photos.firstIndex(where: { $0.relativePath == current }) else {
-            return direction == .next ? first : last
-        }
-        switch direction {
-        case .next:
-            guard i + 1 < album.photos.count else {
-                throw PickerError(.noSuchPhoto, "already at the last photo of '\(album.name)' (\(album.photos.count) of \(album.photos.count))")
-            }
-            return album.photos[i + 1]
-        case .previous:
-            guard i > 0 else {
-                throw PickerError(.noSuchPhoto, "already at the first photo of '\(album.name)'")
-            }
-            return album.photos[i - 1]
-        }
-    }
-
     /// The client-visible state of a session, resolved against the current library.
     func state(of s: Session) -> SessionState {
         var albumIndex: Int? = nil
@@ -287,11 +249,11 @@ public final class PickerService: Sendable {
         var photoName: String? = nil
         var photoIndex: Int? = nil
         var message = ""
-        if let name = s.album, let (i, album) = library.indexedAlbum(named: name) {
+        if let name = s.album, let (i, album) = orderedAlbum(named: name, s.order) {
             albumIndex = i
-            photoCount = album.photos.count
-            if let path = s.photo, let j = album.photos.firstIndex(where: { $0.relativePath == path }) {
-                let p = album.photos[j]
+            photoCount = album.count
+            if let path = s.photo, let j = album.position(ofPhotoAt: path) {
+                let p = album[j]
                 photoIndex = j + 1
                 photoName = p.fileName
                 message = PhotoMessage.text(width: p.header.displayWidth, height: p.header.displayHeight,

@@ -19,6 +19,12 @@ public struct Session: Codable, Sendable, Equatable {
     public var photo: String?
     /// Picked photos' paths relative to the root, in pick order.
     public var selection: [String]
+    /// The photo order the user chose; nil (sessions saved before there was a choice) is `name`.
+    /// An unknown value in `sessions.json` fails to decode, so that entry is dropped.
+    public var sort: PhotoSortOrder?
+
+    /// The order listings, indexes, `next`/`prev` and the grid follow.
+    public var order: PhotoSortOrder { sort ?? .name }
 
     /// Validates and creates a session (the rules are `SessionRules`).
     /// - Throws: `.outOfRange` for a pane outside 16…8192 px or a bad selection limit; `.invalidName` for a bad
@@ -37,6 +43,7 @@ public struct Session: Codable, Sendable, Equatable {
         album = nil
         photo = nil
         selection = []
+        sort = nil
     }
 
     /// - Throws: `.outOfRange` naming the range.
