@@ -153,10 +153,11 @@ struct SortAndPagingTests {
         #expect(try daemon.ctl("toggle", "--index", "4").exitCode == 0)
         let picked = try json("selection")["photos"] as? [[String: Any]] ?? []
         #expect(picked.map { $0["path"] as? String } == ["trip/IMG_1.jpg"])
-        // Name order in All Photos is the relative path's natural order.
+        // Under name order All Photos keeps its own order, newest first (SPEC): EXIF date, else the
+        // mtime — the undated IMG_3 was written just now, so it is the newest.
         #expect(try daemon.ctl("sort", "name").exitCode == 0)
         #expect(try rows().map { $0["path"] as? String } ==
-                ["home/IMG_1.jpg", "trip/IMG_1.jpg", "trip/IMG_2.jpg", "trip/IMG_3.jpg", "trip/IMG_10.jpg"])
+                ["trip/IMG_3.jpg", "trip/IMG_2.jpg", "home/IMG_1.jpg", "trip/IMG_10.jpg", "trip/IMG_1.jpg"])
     }
 
     @Test func badSortWordsAreUsageErrorsBeforeTheDaemonIsAsked() throws {

@@ -15,8 +15,8 @@ extension PhotoSortOrder {
 /// How a session's order arranges an album's photos. The one definition of both orders:
 /// listings, `--index`, `next`/`prev`, the grid and the current photo's index all go through it.
 ///
-/// - `name`: natural file-name order (`IMG_2` before `IMG_10`); in All Photos, natural order of the
-///   relative path, so each folder's photos stay together.
+/// - `name`: natural file-name order (`IMG_2` before `IMG_10`); All Photos keeps its own order,
+///   newest first (SPEC: "All Photos (every photo, newest first)"), since names repeat across folders.
 /// - `date`: newest first by EXIF DateTimeOriginal (read as UTC). Photos without one follow all dated
 ///   photos, in natural name (path) order; ties by mtime, newest first, then by path. Undated photos are
 ///   not placed by mtime among dated ones: an mtime is usually a copy time, and mixing two clocks would
@@ -27,9 +27,7 @@ enum PhotoOrdering {
     static func permutation(of photos: [Photo], isAllPhotos: Bool, order: PhotoSortOrder) -> [Int32]? {
         switch order {
         case .name:
-            guard isAllPhotos else { return nil }
-            let keys = photos.map { NaturalSort.Key($0.relativePath) }
-            return positions(photos.count).sorted { keys[Int($0)] < keys[Int($1)] }
+            return nil  // folder albums are stored by name; All Photos newest first
         case .date:
             let keys = photos.map { NaturalSort.Key($0.relativePath) }
             return positions(photos.count).sorted { i, j in
