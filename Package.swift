@@ -29,7 +29,10 @@ let package = Package(
         // The one place for syscalls: Errno, EINTR retry, Unix sockets, whole reads and writes.
         .target(name: "PickerSystem", dependencies: ["CPickerSys"]),
 
-        .target(name: "PickerEngine", dependencies: ["PickerProtocol", "PickerSystem", "CPickerCodecs"]),
+        // The library index (SQLite, WAL): Debian's libsqlite3-dev.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(name: "PickerEngine", dependencies: ["PickerProtocol", "PickerSystem", "CPickerCodecs", "CSQLite"]),
         .target(name: "PickerDaemon", dependencies: ["PickerEngine", "PickerProtocol", "PickerSystem", "CPickerSys"]),
         .target(name: "PickerClient", dependencies: ["PickerProtocol", "PickerSystem"]),
 

@@ -12,7 +12,7 @@
 # Swift itself is not installed here (expected at /opt/swift/usr/bin or on PATH).
 set -euo pipefail
 
-packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev pkg-config python3-pil tmux zsh fish)
+packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev libsqlite3-dev pkg-config python3-pil tmux zsh fish)
 for set in "$@"; do
     case "$set" in
         bench) packages+=(libvips-tools imagemagick hyperfine) ;;

@@ -51,6 +51,7 @@ public enum Daemon {
             cacheBytes: config.cacheMB << 20, maxPixels: config.maxMegapixels * 1_000_000,
             serverVersion: "pickerd \(version)", thumbnailCacheHome: config.thumbnailCacheHome)
         engine.workBudgetBytes = config.memoryMB << 20
+        engine.indexDirectory = config.indexDirectory
         let relay = EventRelay()
         let service = PickerService(configuration: engine, events: { relay.send($0) })
         let server: Server
@@ -63,9 +64,6 @@ public enum Daemon {
             return 1
         }
         relay.connect { [weak server] in server?.publish($0) }
-        // Listen first: the socket answers at once, whatever the library's size; the first scan and
-        // then inotify keep the index current in the background.
-        service.startLibrary()
         Log.info("listening on \(activated == nil ? config.socketPath : "the activated socket") (pickerd \(version), cache \(config.cacheMB) MiB, image work \(config.memoryMB) MiB)")
 
         let signals = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
@@ -78,6 +76,10 @@ public enum Daemon {
             source.resume()
             return source
         }
+        // Listen first: the socket answers at once, whatever the library's size; the first scan and
+        // then inotify keep the index current in the background (started after the signal sources,
+        // so its thread never takes a SIGTERM meant for them).
+        service.startLibrary()
         server.run()
         service.stopLibrary()
         signals.forEach { $0.cancel() }

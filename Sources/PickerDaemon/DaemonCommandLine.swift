@@ -85,6 +85,7 @@ public enum DaemonCommandLine {
             maxMegapixels: maxMP,
             thumbnailCacheHome: sharedThumbnails ? DaemonConfiguration.defaultCacheHome(env) : nil)
         config.memoryMB = memoryMB
+        config.indexDirectory = DaemonConfiguration.defaultCacheHome(env).map { $0 + "/pickerd" }
         return .run(config)
     }
 

@@ -12,6 +12,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var thumbnailCacheHome: String?
     /// The budget for decode and render work running at once, in MiB (`--memory-mb`).
     public var memoryMB: Int = 1024
+    /// Where the library index is kept: `$XDG_CACHE_HOME/pickerd` (else `~/.cache/pickerd`); nil: no index.
+    public var indexDirectory: String?
 
     public init(libraryRoot: String, socketPath: String, cacheMB: Int, stateDirectory: String?, maxMegapixels: Int,
                 thumbnailCacheHome: String?) {

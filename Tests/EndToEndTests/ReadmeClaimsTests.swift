@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test(.enabled(if: pillowAvailable, "needs /usr/bin/python3 with Pillow to write EXIF dates"))
-    func photosSortDateListsByExifCaptureDateOldestFirstThenUndatedByName() throws {
+    func photosSortDateListsByExifCaptureDateNewestFirstThenUndatedByName() throws {
         let library = try TemporaryLibrary()
         let album = library.url.appendingPathComponent("D")
         try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
@@ -61,13 +61,13 @@ import Testing
         _ = try daemon.ctl("select-album", "D")
         let byDate = json(try daemon.ctl("photos", "--sort", "date", "--json"))["photos"] as? [[String: Any]] ?? []
         #expect(byDate.map { $0["name"] as? String ?? "?" }
-                == ["IMG_10.jpg", "IMG_3.jpg", "IMG_1.jpg", "IMG_2.jpg", "a-undated.jpg", "b-undated.png"], "\(byDate)")
-        // The text form lists the same order.
-        let text = try daemon.ctl("photos", "--sort", "date").stdoutText
-        let positions = ["IMG_10.jpg", "IMG_3.jpg", "IMG_1.jpg", "IMG_2.jpg"].compactMap { text.range(of: $0)?.lowerBound }
+                == ["IMG_2.jpg", "IMG_1.jpg", "IMG_3.jpg", "IMG_10.jpg", "a-undated.jpg", "b-undated.png"], "\(byDate)")
+        // The text form lists the same order (the order is the session's now: no --sort needed).
+        let text = try daemon.ctl("photos").stdoutText
+        let positions = ["IMG_2.jpg", "IMG_1.jpg", "IMG_3.jpg", "IMG_10.jpg"].compactMap { text.range(of: $0)?.lowerBound }
         #expect(positions.count == 4 && positions == positions.sorted(), "\(text)")
-        // Without --sort: natural name order.
-        let byName = json(try daemon.ctl("photos", "--json"))["photos"] as? [[String: Any]] ?? []
+        // Back to name order: natural file-name order.
+        let byName = json(try daemon.ctl("photos", "--sort", "name", "--json"))["photos"] as? [[String: Any]] ?? []
         #expect(byName.map { $0["name"] as? String ?? "?" }.filter { $0.hasPrefix("IMG") } == ["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg", "IMG_10.jpg"])
     }
 

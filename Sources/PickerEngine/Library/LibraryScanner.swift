@@ -56,8 +56,6 @@ public struct LibraryScanner: Sendable {
             if error.errno.rawValue == ENOTDIR { throw PickerError(.ioError, "the library '\(root)' is not a folder") }
             throw PickerError(.ioError, "cannot open the library folder '\(root)': \(error.errno)")
         }
-        let rootReal = rootDirectory.path
-
         var walker = LibraryTreeWalker(root: rootDirectory, maxDepth: maxDepth)
         walker.statFiles = !previous.isEmpty
         walker.onFolder = onFolder
@@ -82,27 +80,10 @@ public struct LibraryScanner: Sendable {
             }
         }
 
-        let rootName = Self.rootAlbumName(root: root, rootReal: rootReal, folders: Set(byFolder.keys))
-        let folderOrder = Self.sortedFolders(Array(byFolder.keys))
-        var albums: [Album] = []
-        var everything: [Photo] = []
-        for folder in folderOrder {
-            let name = folder.isEmpty ? rootName : folder
-            var photos = NaturalSort.sorted(byFolder[folder] ?? []) { $0.fileName }
-            for i in photos.indices { photos[i].albumName = name }
-            everything.append(contentsOf: photos)
-            albums.append(Album(name: name, kind: .folder(relativePath: folder), photos: photos))
-        }
-        let all = Album(name: LibrarySnapshot.allPhotosName, kind: .allPhotos,
-                        photos: Album.sortedNewestFirst(everything))
-        skipped.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
-
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return LibrarySnapshot(root: root, rootRealPath: rootReal, rootDirectory: rootDirectory, albums: [all] + albums, skipped: skipped,
-                               scannedAtSeconds: Int64(now.tv_sec), scanDurationSeconds: seconds)
+        return LibrarySnapshot.assemble(root: root, rootDirectory: rootDirectory, byFolder: byFolder, skipped: skipped,
+                                        scanDurationSeconds: seconds)
     }
 
     // MARK: - Naming and order

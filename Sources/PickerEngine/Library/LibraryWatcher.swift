@@ -15,7 +15,12 @@ public final class LibraryWatcher: @unchecked Sendable {
     static let minimumPollSeconds = 10.0
 
     private let library: PhotoLibrary
-    private let onRescan: @Sendable (LibrarySnapshot, LibraryChangeSet) -> Void
+    private let onRescan: @Sendable (LibraryUpdate) -> Void
+    /// Where the index is kept between runs; nil: none (every start scans everything).
+    private let indexDirectory: String?
+    private var index: LibraryIndexStore?
+    /// The library was served from the index: the first scan's differences are real changes.
+    private var servedFromIndex = false
     private let inotify: Inotify?
     /// Watch descriptor → folder path relative to the root (for logs); rebuilt by each scan.
     private var watched: [Int32: String] = [:]
@@ -23,10 +28,12 @@ public final class LibraryWatcher: @unchecked Sendable {
     private var pollingReason: String?
     private let stopped = Atomic<Bool>(false)
 
-    /// - Parameter onRescan: called on the watcher's thread after every scan with the new snapshot
-    ///   and what changed (the first scan reports every photo as added).
-    public init(library: PhotoLibrary, onRescan: @escaping @Sendable (LibrarySnapshot, LibraryChangeSet) -> Void) {
+    /// - Parameters:
+    ///   - indexDirectory: where the index is kept (`$XDG_CACHE_HOME/pickerd`), or nil.
+    ///   - onRescan: called on the watcher's thread when the index is loaded and after every scan.
+    public init(library: PhotoLibrary, indexDirectory: String?, onRescan: @escaping @Sendable (LibraryUpdate) -> Void) {
         self.library = library
+        self.indexDirectory = indexDirectory
         self.onRescan = onRescan
         do throws(SystemError) {
             inotify = try Inotify()
@@ -47,6 +54,12 @@ public final class LibraryWatcher: @unchecked Sendable {
     public func stop() { stopped.store(true, ordering: .relaxed) }
 
     private func run() {
+        // Signals are for the daemon's signal sources, never this thread (a SIGTERM delivered here was
+        // seen to be lost, and the daemon did not stop).
+        var all = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, nil)
+        loadIndex()
         var lastScanSeconds = scan()
         var nextPoll = monotonicNow() + pollInterval(after: lastScanSeconds)
         var pending = false
@@ -74,6 +87,19 @@ public final class LibraryWatcher: @unchecked Sendable {
         }
     }
 
+    /// Serves the saved index before the first scan, so a restart answers with the whole library at once.
+    private func loadIndex() {
+        guard let indexDirectory, let rootPath = try? FileSystem.realPath(library.root) else { return }
+        let store = LibraryIndexStore(directory: indexDirectory, rootPath: rootPath)
+        index = store
+        let started = monotonicNow()
+        guard let photos = store.load(), !photos.isEmpty, let snapshot = library.install(indexed: photos) else { return }
+        Log.info("library \(snapshot.rootRealPath): \(snapshot.photoCount) photos loaded from the index in "
+                 + "\(Int((monotonicNow() - started) * 1000)) ms; checking them against the disk")
+        servedFromIndex = true
+        onRescan(LibraryUpdate(snapshot: snapshot, changes: LibraryChangeSet(), kind: .loadedFromIndex))
+    }
+
     /// A fallback rescan every 20 scan-times (≈ 5 % of a core), at least every `minimumPollSeconds`.
     private func pollInterval(after scanSeconds: Double) -> Double {
         max(Self.minimumPollSeconds, 20 * scanSeconds)
@@ -84,6 +110,7 @@ public final class LibraryWatcher: @unchecked Sendable {
         let started = monotonicNow()
         var seen: [Int32: String] = [:]
         var failure: SystemError?
+        let kind: LibraryUpdate.Kind = library.snapshot.hasBeenScanned ? .rescan : servedFromIndex ? .indexChecked : .firstScan
         let (snapshot, changes) = library.rescan { [self] fd, relative in
             guard let inotify, pollingReason == nil, failure == nil else { return }
             if relative.isEmpty, FileSystem.isRemoteOrFuse(fd) {
@@ -113,7 +140,26 @@ public final class LibraryWatcher: @unchecked Sendable {
         Log.info("library \(snapshot.rootRealPath) scanned: \(snapshot.photoCount) photos in \(snapshot.albumCount - 1) albums, "
                  + "\(changes.added.count) added, \(changes.removed.count) removed, \(changes.changed.count) changed, "
                  + "\(Int(elapsed * 1000)) ms\(pollingReason == nil ? ", \(watched.count) folders watched" : "")")
-        onRescan(snapshot, changes)
+        index?.save(changes, photos: library.photosByPath)
+        onRescan(LibraryUpdate(snapshot: snapshot, changes: changes, kind: kind))
         return elapsed
     }
+}
+
+/// What the watcher hands the service after each step.
+public struct LibraryUpdate: Sendable {
+    public enum Kind: Sendable {
+        /// The saved index was installed (no scan yet): the library is served from it.
+        case loadedFromIndex
+        /// The first scan of a library nothing was known of: every photo is new, none is announced.
+        case firstScan
+        /// The first scan after the index was served: the library is now checked against the disk;
+        /// what differed is announced.
+        case indexChecked
+        /// A rescan after a change on disk: its changes are announced.
+        case rescan
+    }
+    public var snapshot: LibrarySnapshot
+    public var changes: LibraryChangeSet
+    public var kind: Kind
 }

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import PickerProtocol
+import PickerSystem
 import Synchronization
 
 /// The photo library: the current snapshot of a scanned folder tree, replaced whole by `rescan()`.
@@ -64,6 +65,26 @@ public final class PhotoLibrary: Sendable {
             return (result, LibraryChangeSet(from: previous, to: index))
         }
     }
+
+    /// Makes photos loaded from the index current, before any scan (a restart serves at once; the
+    /// first rescan then checks them against the disk).
+    /// - Returns: the snapshot, or nil when the root cannot be opened (the scan will say why).
+    func install(indexed photos: [Photo]) -> LibrarySnapshot? {
+        guard let rootDirectory = try? RootDirectory(path: root) else { return nil }
+        var byFolder: [String: [Photo]] = [:]
+        for photo in photos { byFolder[photo.albumName, default: []].append(photo) }
+        var snapshot = LibrarySnapshot.assemble(root: root, rootDirectory: rootDirectory, byFolder: byFolder,
+                                                skipped: [], scanDurationSeconds: 0)
+        snapshot.scannedAtSeconds = 0  // not checked against the disk yet: `library` says scanning until it is
+        var index: [String: Photo] = [:]
+        index.reserveCapacity(photos.count)
+        for photo in snapshot.allPhotos { index[photo.relativePath] = photo }
+        current.withLock { $0 = (snapshot, index) }
+        return snapshot
+    }
+
+    /// Every photo by relative path (the current snapshot's index).
+    var photosByPath: [String: Photo] { current.withLock { $0.byPath } }
 
     /// The current snapshot.
     public var snapshot: LibrarySnapshot { current.withLock { $0.snapshot } }

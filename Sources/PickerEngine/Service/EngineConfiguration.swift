@@ -14,8 +14,8 @@ public struct EngineConfiguration: Sendable {
     public var workBudgetBytes: Int = 1 << 30
     /// Photo files larger than this are refused, not read (100 MiB holds any camera file).
     public var maxPhotoBytes: Int = 100 << 20
-    /// Listings rescan the library when the last scan is older than this.
-
+    /// Where the library index is kept (`$XDG_CACHE_HOME/pickerd`); nil: no index, every start scans.
+    public var indexDirectory: String?
 
     public init(libraryRoot: String, stateDirectory: String?, cacheBytes: Int = 256 << 20,
                 maxPixels: Int = 200_000_000, serverVersion: String, thumbnailCacheHome: String? = nil) {

@@ -19,8 +19,6 @@ public final class PickerService: Sendable {
     let events: @Sendable (Event) -> Void
     /// The library watcher, once started.
     private let watcher = Mutex<LibraryWatcher?>(nil)
-    /// Whether the first scan has been reported (it announces no per-photo changes).
-    private let firstScanDone = Mutex(false)
 
     public init(configuration: EngineConfiguration, events: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.configuration = configuration
@@ -47,8 +45,8 @@ public final class PickerService: Sendable {
     /// Starts the library watcher: the first scan runs in the background (the socket already
     /// answers; listings say `scanning` until it ends), then inotify keeps the index current.
     public func startLibrary() {
-        let watcher = LibraryWatcher(library: library) { [weak self] snapshot, changes in
-            self?.libraryRescanned(snapshot, changes)
+        let watcher = LibraryWatcher(library: library, indexDirectory: configuration.indexDirectory) { [weak self] update in
+            self?.libraryUpdated(update)
         }
         self.watcher.withLock { $0 = watcher }
         events(.library(library.info))
@@ -60,18 +58,21 @@ public final class PickerService: Sendable {
         watcher.withLock { $0?.stop() }
     }
 
-    /// After each rescan: the library event, the photos added, removed and changed (in batches,
-    /// not for the first scan, which would name every photo), and the sessions that lost photos.
-    func libraryRescanned(_ snapshot: LibrarySnapshot, _ changes: LibraryChangeSet) {
-        let first = firstScanDone.withLock { done -> Bool in
-            defer { done = true }
-            return !done
+    /// After each step of the watcher: the library event, then (for a rescan) the photos added,
+    /// removed and changed in batches, and the sessions that lost photos. The first scan of a library
+    /// nothing was known of names no photos (every one would be "added").
+    func libraryUpdated(_ update: LibraryUpdate) {
+        switch update.kind {
+        case .loadedFromIndex, .firstScan:
+            events(.library(library.info))
+        case .rescan, .indexChecked:
+            let changes = update.changes
+            // After the check of the index the scan state changes, so that is news even with no changes.
+            guard !changes.isEmpty || update.kind == .indexChecked else { return }
+            events(.library(library.info))
+            for batch in Self.batches(of: changes, size: 1000) { events(.libraryChanges(batch)) }
+            if !changes.removed.isEmpty { forget(Set(changes.removed)) }
         }
-        guard first || !changes.isEmpty else { return }
-        events(.library(library.info))
-        guard !first else { return }
-        for batch in Self.batches(of: changes, size: 1000) { events(.libraryChanges(batch)) }
-        if !changes.removed.isEmpty { forget(Set(changes.removed)) }
     }
 
     static func batches(of changes: LibraryChangeSet, size: Int) -> [LibraryChanges] {

@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PickerProtocol
+import PickerSystem
+
+/// The persisted library index: one SQLite file per library root under `$XDG_CACHE_HOME/pickerd/`
+/// (WAL, so a crash mid-write leaves the last committed state). It is a cache: deleting it costs
+/// one full scan; a file that does not open or does not read is moved aside and made again.
+/// A restart loads it, serves at once, and the first rescan only stats files and reads the
+/// headers of the ones that changed. Used from the library watcher's thread only.
+final class LibraryIndexStore {
+    /// Bumped whenever the table's meaning changes: an index of another version is rebuilt.
+    static let schemaVersion = "1"
+    let path: String
+    private var database: SQLiteDatabase?
+    private let rootPath: String
+
+    /// Opens (or creates) the index for the library whose real root path is `rootPath`.
+    /// Never fails: without a usable file it logs why and the library simply scans.
+    init(directory: String, rootPath: String) {
+        self.rootPath = rootPath
+        path = directory + "/index-" + Self.hex(Self.fnv1a(rootPath)) + ".sqlite"
+        do throws(SystemError) {
+            try FileSystemPaths.makeDirectories(directory, mode: 0o700)
+        } catch {
+            Log.error("library index: cannot make \(directory) (\(error)); every start scans the whole library")
+            return
+        }
+        database = openOrRebuild()
+    }
+
+    /// The photos as last saved, by relative path (the folder and name are derived from the path);
+    /// nil when there is no index yet or it cannot be read.
+    func load() -> [Photo]? {
+        guard let database else { return nil }
+        do throws(SQLiteError) {
+            let query = try database.prepare(
+                "SELECT path, target, dev, ino, size, mtime_s, mtime_ns, format, width, height, orientation, date_original FROM photos")
+            var photos: [Photo] = []
+            while try query.step() {
+                if let photo = Self.photo(from: query) { photos.append(photo) }
+            }
+            return photos
+        } catch {
+            Log.error("library index \(path) does not read (\(error)); moved aside, the library is scanned")
+            self.database = rebuild()
+            return nil
+        }
+    }
+
+    /// Writes what a scan changed, in one transaction: removed rows deleted, added and changed rows
+    /// written from `photos` (the new index by relative path).
+    func save(_ changes: LibraryChangeSet, photos: [String: Photo]) {
+        guard let database, !changes.isEmpty else { return }
+        do throws(SQLiteError) {
+            let delete = try database.prepare("DELETE FROM photos WHERE path = ?1")
+            let upsert = try database.prepare("""
+                INSERT OR REPLACE INTO photos (path, target, dev, ino, size, mtime_s, mtime_ns, format, width, height,
+                orientation, date_original) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                """)
+            try database.transaction { () throws(SQLiteError) in
+                for path in changes.removed {
+                    delete.bind(1, path)
+                    try delete.run()
+                }
+                for path in changes.added + changes.changed {
+                    guard let photo = photos[path] else { continue }
+                    Self.bind(photo, to: upsert)
+                    try upsert.run()
+                }
+            }
+        } catch {
+            Log.error("library index \(path): saving \(changes.added.count + changes.removed.count + changes.changed.count) change(s) failed (\(error)); the next start rescans more")
+        }
+    }
+
+    // MARK: - Opening
+
+    private func openOrRebuild() -> SQLiteDatabase? {
+        do throws(SQLiteError) {
+            return try open()
+        } catch {
+            Log.error("library index \(path) is unusable (\(error)); moved aside and made again")
+            return rebuild()
+        }
+    }
+
+    private func rebuild() -> SQLiteDatabase? {
+        database = nil
+        let aside = path + ".bad-\(Int(monotonicNow()))"
+        for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+            if rename(path + suffix, aside + suffix) != 0 { unlink(path + suffix) }
+        }
+        do throws(SQLiteError) {
+            return try open()
+        } catch {
+            Log.error("library index \(path) cannot be made (\(error)); every start scans the whole library")
+            return nil
+        }
+    }
+
+    /// Opens the file, sets WAL, checks it is readable and of this schema and root (else starts it empty).
+    private func open() throws(SQLiteError) -> SQLiteDatabase {
+        let db = try SQLiteDatabase(path: path)
+        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        try db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        let read = try db.prepare("SELECT value FROM meta WHERE key = ?1")
+        read.bind(1, "schema")
+        let schema = try read.step() ? read.string(0) : nil
+        read.reset()
+        read.bind(1, "root")
+        let root = try read.step() ? read.string(0) : nil
+        read.reset()
+        if schema != Self.schemaVersion || root != rootPath {
+            try db.execute("DROP TABLE IF EXISTS photos")
+        }
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS photos (path TEXT PRIMARY KEY, target TEXT, dev INTEGER NOT NULL,
+            ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_s INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+            format INTEGER NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL, orientation INTEGER NOT NULL,
+            date_original TEXT) WITHOUT ROWID
+            """)
+        let write = try db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")
+        for (key, value) in [("schema", Self.schemaVersion), ("root", rootPath)] {
+            write.bind(1, key)
+            write.bind(2, value)
+            try write.run()
+        }
+        return db
+    }
+
+    // MARK: - Rows
+
+    private static func bind(_ p: Photo, to statement: SQLiteStatement) {
+        statement.bind(1, p.relativePath)
+        statement.bind(2, p.targetPath)
+        statement.bind(3, Int64(bitPattern: p.device))
+        statement.bind(4, Int64(bitPattern: p.inode))
+        statement.bind(5, p.byteSize)
+        statement.bind(6, p.mtimeSeconds)
+        statement.bind(7, p.mtimeNanoseconds)
+        statement.bind(8, Int64(p.header.format.rawValue))
+        statement.bind(9, Int64(p.header.storedWidth))
+        statement.bind(10, Int64(p.header.storedHeight))
+        statement.bind(11, Int64(p.header.orientation.rawValue))
+        statement.bind(12, p.header.dateTimeOriginal)
+    }
+
+    /// A row back as a photo; nil for a row that cannot be one (its file is then read again by the scan).
+    private static func photo(from row: SQLiteStatement) -> Photo? {
+        guard let path = row.string(0), !path.isEmpty,
+              let format = ImageFormat(rawValue: UInt8(truncatingIfNeeded: row.int(7))),
+              let orientation = Orientation(rawValue: Int(row.int(10))) else { return nil }
+        let width = Int(row.int(8)), height = Int(row.int(9))
+        guard width > 0, height > 0 else { return nil }
+        let header = ImageHeader(format: format, storedWidth: width, storedHeight: height, orientation: orientation,
+                                 dateTimeOriginal: row.string(11))
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return Photo(albumName: folder, fileName: name, relativePath: path, header: header, byteSize: row.int(4),
+                     mtimeSeconds: row.int(5), mtimeNanoseconds: row.int(6),
+                     device: UInt64(bitPattern: row.int(2)), inode: UInt64(bitPattern: row.int(3)),
+                     targetPath: row.string(1))
+    }
+
+    // MARK: - Naming
+
+    /// FNV-1a 64: a stable short name for the root path (not security: the file is in our own folder).
+    private static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
+    private static func hex(_ v: UInt64) -> String {
+        let digits = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
