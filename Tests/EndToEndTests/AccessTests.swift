@@ -27,7 +27,7 @@ import Testing
                                   daemon.socketPath])
         #expect(raw.stdoutText.contains("permission denied: peer uid 65534"), "\(raw)")
         // The daemon logs after closing: wait for the line (bounded).
-        for _ in 0..<200 where !daemon.log.contains("refused a connection from uid 65534") { usleep(25_000) }
+        for _ in 0..<800 where !daemon.log.contains("refused a connection from uid 65534") { usleep(25_000) }
         #expect(daemon.log.contains("refused a connection from uid 65534"))
         let r = try runProcess("/usr/bin/setpriv",
                                ["--reuid=65534", "--regid=65534", "--clear-groups", TestEnvironment.pickerctl.path,

@@ -149,14 +149,14 @@ import Testing
         defer { if isRunning(watcher, exitCode: &watcherExit) { kill(watcher, SIGKILL); _ = waitForExit(watcher) } }
         // Wait until it has subscribed (its connection is up): a change then must show.
         var lines: [String] = []
-        for attempt in 0..<100 {
+        for attempt in 0..<500 {
             if attempt % 10 == 0 { _ = try daemon.ctl("select-album", attempt % 20 == 0 ? "Trip" : "Other", session: "w") }
             usleep(20_000)
             lines = (try String(contentsOf: out, encoding: .utf8)).split(separator: "\n").map(String.init)
             if !lines.isEmpty { break }
         }
         #expect(try daemon.ctl("select-photo", "--index", "1", session: "w").exitCode == 0)
-        for _ in 0..<100 {
+        for _ in 0..<500 {
             lines = (try String(contentsOf: out, encoding: .utf8)).split(separator: "\n").map(String.init)
             if lines.contains(where: { $0.contains("\"event\":\"photo\"") }) { break }
             usleep(20_000)
@@ -182,7 +182,7 @@ import Testing
         try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_6.jpg"), album: "New")
         // Listings rescan when the last scan is older than 5 s.
         var found = false
-        for _ in 0..<80 where !found {
+        for _ in 0..<300 where !found {
             _ = try daemon.ctl("albums")
             let ping = try listener.send(.ping)
             while true {

@@ -32,7 +32,7 @@ import Testing
                 _ = waitForExit(activator)
             }
         }
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
         let before = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(!before.contains("pickerd[info]"), "pickerd must not run before a client connects: \(before)")
         let r = try runProcess(TestEnvironment.pickerctl.path, ["--socket", socket, "ping"])

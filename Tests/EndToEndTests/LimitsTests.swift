@@ -99,7 +99,7 @@ import Testing
         // connection that is never timed out does.
         #expect(waited >= .seconds(Self.partialFrameTimeout - 0.5), "closed after \(waited)")
         #expect(waited <= Self.latestClose, "closed after \(waited)")
-        #expect(isClosed(fd, within: 5))
+        #expect(isClosed(fd, within: 30))
         #expect(try other.call(.ping) == .pong(serverVersion: other.capabilities.serverVersion))
     }
 
@@ -110,7 +110,7 @@ import Testing
         let fd = try connectRaw()
         defer { FileDescriptorIO.close(fd) }
         try handshake(fd)
-        setReceiveTimeout(fd, seconds: 5)
+        setReceiveTimeout(fd, seconds: 30)
         let clock = ContinuousClock()
         let end = clock.now + .seconds(Self.partialFrameTimeout + 1.5)
         var id: UInt32 = 2
@@ -195,7 +195,7 @@ import Testing
         // One more: refused with too_busy (id 0), then closed.
         let extra = try connectRaw()
         defer { FileDescriptorIO.close(extra) }
-        setReceiveTimeout(extra, seconds: 5)
+        setReceiveTimeout(extra, seconds: 30)
         let frame = try readFrame(extra)
         if let frame, case .error(let e) = try Reply(frame: frame) {
             #expect(frame.requestID == 0)
@@ -204,18 +204,18 @@ import Testing
         } else {
             Issue.record("expected too_busy, got \(String(describing: frame))")
         }
-        #expect(isClosed(extra, within: 5))
+        #expect(isClosed(extra, within: 30))
         // pickerctl says so clearly.
         let r = try daemon.ctl("ping")
         #expect(r.exitCode == 1 && r.stderr.contains("too many connections"), "\(r)")
         // The connections already open are still served.
         try FileDescriptorIO.sendAll(fds[17], Request.ping.frame(id: 5).encoded())
-        setReceiveTimeout(fds[17], seconds: 5)
+        setReceiveTimeout(fds[17], seconds: 30)
         #expect(try readFrame(fds[17])?.requestID == 5)
         // Closing one frees a place.
         FileDescriptorIO.close(fds.removeLast())
         var ok = false
-        for _ in 0..<100 where !ok {
+        for _ in 0..<500 where !ok {
             ok = (try? daemon.ctl("ping").exitCode) == 0
             if !ok { usleep(20_000) }
         }

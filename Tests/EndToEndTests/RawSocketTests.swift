@@ -15,9 +15,9 @@ import Testing
         daemon = try LiveDaemon(library: library.url)
     }
 
-    /// Reads frames until the daemon closes the connection (or 5 s pass).
+    /// Reads frames until the daemon closes the connection (or 30 s pass: a bound for a loaded machine, not a measurement).
     private func readUntilClosed(_ fd: Int32) throws -> (frames: [Frame], closed: Bool) {
-        var tv = timeval(tv_sec: 5, tv_usec: 0)
+        var tv = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
         var frames: [Frame] = []
