@@ -107,6 +107,14 @@ import Testing
         for id in ids.prefix(busy.count) {
             if case .image(let img)? = replies[id] { #expect(img.width > 0) } else { Issue.record("no image for \(id): \(String(describing: replies[id]))") }
         }
+        // It really waited: it was let go only once a running image job had been answered.
+        let firstImage = conn.arrivalOrder.firstIndex { ids.prefix(busy.count).contains($0) }
+        let cancelled = conn.arrivalOrder.firstIndex(of: waiting)
+        if let firstImage, let cancelled {
+            #expect(firstImage < cancelled, "reply order \(conn.arrivalOrder), ids \(ids)")
+        } else {
+            Issue.record("missing replies: order \(conn.arrivalOrder), ids \(ids)")
+        }
         // Cancelling something answered: not found.
         let late = try conn.sendInOneWrite([.cancel(requestID: waiting)])
         #expect(try conn.replies(to: late)[late[0]] == .cancelReply(requestID: waiting, found: false))

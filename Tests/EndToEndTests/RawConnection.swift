@@ -9,6 +9,8 @@ final class RawConnection {
     let fd: Int32
     private var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
     private var nextID: UInt32 = 2
+    /// Request ids in the order their replies arrived.
+    private(set) var arrivalOrder: [UInt32] = []
 
     /// Connects and says hello; fails unless the daemon answers with its own hello.
     init(socketPath: String, clientName: String, receiveTimeoutSeconds: Int = 60) throws {
@@ -61,7 +63,10 @@ final class RawConnection {
         var replies: [UInt32: Reply] = [:]
         while !Set(ids).isSubset(of: Set(replies.keys)) {
             guard let frame = try nextFrame() else { throw RawConnectionError.closed(answered: replies) }
-            if !frame.isEvent { replies[frame.requestID] = try Reply(frame: frame) }
+            if !frame.isEvent {
+                replies[frame.requestID] = try Reply(frame: frame)
+                arrivalOrder.append(frame.requestID)
+            }
         }
         return replies
     }
