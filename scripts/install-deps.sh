@@ -4,7 +4,9 @@
 #
 #   scripts/install-deps.sh          build and test: C image libraries, pkg-config,
 #                                    Pillow for /usr/bin/python3 (the tests' reference),
-#                                    tmux, zsh and fish (the completion tests drive them)
+#                                    tmux, zsh and fish (the completion tests drive them),
+#                                    neovim (clients/nvim/run-tests.sh), systemd's
+#                                    systemd-socket-activate (IntegrationTests)
 #   scripts/install-deps.sh bench    also libvips-tools, imagemagick, hyperfine
 #
 # Installs as root, non-interactively; prints one line per package installed.
@@ -12,7 +14,8 @@
 # Swift itself is not installed here (expected at /opt/swift/usr/bin or on PATH).
 set -euo pipefail
 
-packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev libsqlite3-dev pkg-config python3-pil tmux zsh fish)
+packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev libsqlite3-dev pkg-config python3 python3-pil
+          tmux zsh fish neovim systemd)
 for set in "$@"; do
     case "$set" in
         bench) packages+=(libvips-tools imagemagick hyperfine) ;;

@@ -3,7 +3,7 @@ import PickerSystem
 import Testing
 
 /// Start-up, shutdown and restarts of a real pickerd process.
-@Suite struct DaemonLifecycleTests {
+@Suite(.timeLimit(.minutes(2))) struct DaemonLifecycleTests {
     let library: TemporaryLibrary
 
     init() throws {
@@ -52,15 +52,23 @@ import Testing
         #expect(try daemon.ctl("session", "new", "keep", "--width", "640", "--height", "480", "--title", "Cover").exitCode == 0)
         #expect(try daemon.ctl("select-album", "A", session: "keep").exitCode == 0)
         #expect(try daemon.ctl("select-photo", "Landscape_3.jpg", session: "keep").exitCode == 0)
-        let before = try daemon.ctl("status", "--json", session: "keep").stdoutText
+        let status = try daemon.ctl("status", "--json", session: "keep")
+        #expect(status.exitCode == 0, "\(status)")
+        let before = status.stdoutText
+        // The state being compared must be the one just made, or two empty outputs would match.
+        for part in ["\"title\":\"Cover\"", "\"album\":\"A\"", "\"photo\":\"Landscape_3.jpg\"", "\"width\":640", "\"height\":480"] {
+            #expect(before.contains(part), "status lacks \(part): \(before)")
+        }
 
         daemon.stop(signal: SIGKILL)
         try daemon.start()
-        #expect(try daemon.ctl("status", "--json", session: "keep").stdoutText == before)
+        let afterKill = try daemon.ctl("status", "--json", session: "keep")
+        #expect(afterKill.exitCode == 0 && afterKill.stdoutText == before, "after kill -9: \(afterKill)")
 
         daemon.stop(signal: SIGTERM)
         try daemon.start()
-        #expect(try daemon.ctl("status", "--json", session: "keep").stdoutText == before)
+        let afterTerm = try daemon.ctl("status", "--json", session: "keep")
+        #expect(afterTerm.exitCode == 0 && afterTerm.stdoutText == before, "after SIGTERM: \(afterTerm)")
     }
 
     @Test func corruptStateFileIsMovedAsideAndTheDaemonStarts() throws {

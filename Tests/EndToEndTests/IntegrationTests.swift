@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// systemd socket activation. (Shell completions: CompletionTests.)
-@Suite struct IntegrationTests {
+@Suite(.timeLimit(.minutes(2))) struct IntegrationTests {
     let library: TemporaryLibrary
 
     init() throws {
@@ -20,18 +20,19 @@ import Testing
         let socket = dir.appendingPathComponent("s.sock").path
         let log = dir.appendingPathComponent("log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
-        p.arguments = ["-l", socket, TestEnvironment.pickerd.path, "--library", library.url.path,
-                       "--state-dir", dir.appendingPathComponent("state").path, "--no-shared-thumbnails"]
-        let handle = try FileHandle(forWritingTo: log)
-        p.standardOutput = handle
-        p.standardError = handle
-        try p.run()
+        let activator = try spawnProcess("/usr/bin/systemd-socket-activate",
+                                         ["-l", socket, TestEnvironment.pickerd.path, "--library", library.url.path,
+                                          "--state-dir", dir.appendingPathComponent("state").path, "--no-shared-thumbnails"],
+                                         environment: nil, stdin: "/dev/null", stdout: log.path, stderr: log.path, append: true)
+        // systemd-socket-activate execs pickerd in its own process: one pid to stop.
+        var activatorExit: Int32? = nil
         defer {
-            if p.isRunning { kill(p.processIdentifier, SIGTERM); p.waitUntilExit() }
+            if isRunning(activator, exitCode: &activatorExit) {
+                kill(activator, SIGTERM)
+                _ = waitForExit(activator)
+            }
         }
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
         let before = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(!before.contains("pickerd[info]"), "pickerd must not run before a client connects: \(before)")
         let r = try runProcess(TestEnvironment.pickerctl.path, ["--socket", socket, "ping"])

@@ -7,7 +7,7 @@ import Testing
 /// The server's limits that keep one client from starving the rest (Sources/PickerDaemon/ServerLimits.swift):
 /// a half-received frame times out, too many requests in flight get `too_busy`, too many
 /// connections get `too_busy`, and a client that stops reading is no longer read from.
-@Suite struct LimitsTests {
+@Suite(.timeLimit(.minutes(3))) struct LimitsTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 
@@ -15,6 +15,9 @@ import Testing
     static let maxInFlight = 64
     static let maxConnections = 256
     static let maxQueuedOutput = 1 << 20
+    /// The latest a half-received frame may be answered and closed: the timeout plus slack for 2
+    /// busy cores (the daemon's timer is checked on its loop's wake-ups).
+    static let latestClose = Duration.seconds(30)
 
     init() throws {
         library = try TemporaryLibrary()
@@ -70,16 +73,18 @@ import Testing
         // A ping frame cut after 6 of its 9 bytes, then silence.
         try FileDescriptorIO.sendAll(fd, Array(Request.ping.frame(id: 2).encoded().prefix(6)))
 
-        // Others are served at once while that connection stalls.
+        // Others are served while that connection stalls. The bound is loose on purpose (2 busy
+        // cores, a parallel debug suite): a loop that waited for the stalled frame would answer
+        // only when the frame times out (10 s), so any answer well inside that proves it did not.
         let other = try PickerConnection(socketPath: daemon.socketPath, clientName: "other")
         for _ in 0..<20 {
             let t0 = clock.now
             #expect(try other.call(.ping) == .pong(serverVersion: other.capabilities.serverVersion))
-            #expect(clock.now - t0 < .milliseconds(500))
+            #expect(clock.now - t0 < .seconds(Self.partialFrameTimeout / 2), "a ping waited \(clock.now - t0)")
         }
         #expect(try daemon.ctl("ping").exitCode == 0)
 
-        setReceiveTimeout(fd, seconds: Int(Self.partialFrameTimeout) + 10)
+        setReceiveTimeout(fd, seconds: Int(Self.latestClose.components.seconds) + 5)
         let frame = try readFrame(fd)
         let waited = clock.now - start
         guard let frame, case .error(let e) = try Reply(frame: frame) else {
@@ -89,9 +94,12 @@ import Testing
         #expect(frame.requestID == 0)
         #expect(e.code == .malformedFrame)
         #expect(e.message.contains("incomplete frame"), "\(e)")
+        // Never early (load can only delay the close, and the clock started before the bytes
+        // were sent); late only within a bound that a loaded machine cannot reach but a
+        // connection that is never timed out does.
         #expect(waited >= .seconds(Self.partialFrameTimeout - 0.5), "closed after \(waited)")
-        #expect(waited < .seconds(Self.partialFrameTimeout + 3), "closed after \(waited)")
-        #expect(isClosed(fd, within: 5))
+        #expect(waited <= Self.latestClose, "closed after \(waited)")
+        #expect(isClosed(fd, within: 30))
         #expect(try other.call(.ping) == .pong(serverVersion: other.capabilities.serverVersion))
     }
 
@@ -102,14 +110,16 @@ import Testing
         let fd = try connectRaw()
         defer { FileDescriptorIO.close(fd) }
         try handshake(fd)
-        setReceiveTimeout(fd, seconds: 5)
+        setReceiveTimeout(fd, seconds: 30)
         let clock = ContinuousClock()
         let end = clock.now + .seconds(Self.partialFrameTimeout + 1.5)
         var id: UInt32 = 2
         var carry: [UInt8] = []
         var completed = 0
         var answered = 0
+        var rounds = 0
         while clock.now < end {
+            rounds += 1
             // The rest of the previous frame, one whole ping, and the first 4 bytes of the next.
             let next = Request.ping.frame(id: id + 1).encoded()
             try FileDescriptorIO.sendAll(fd, carry + Request.ping.frame(id: id).encoded() + next.prefix(4))
@@ -129,7 +139,10 @@ import Testing
             }
             usleep(100_000)
         }
-        #expect(answered > 100)
+        // The loop spans more than the timeout with a frame always half-sent; on a loaded machine
+        // it runs fewer rounds, so only a floor that any machine reaches is asserted.
+        #expect(answered == completed, "\(answered) of \(completed) answered")
+        #expect(rounds >= 10, "only \(rounds) rounds in \(Self.partialFrameTimeout + 1.5) s")
     }
 
     @Test func requestsBeyondTheInFlightLimitGetTooBusyAndEveryRequestOneReply() throws {
@@ -182,7 +195,7 @@ import Testing
         // One more: refused with too_busy (id 0), then closed.
         let extra = try connectRaw()
         defer { FileDescriptorIO.close(extra) }
-        setReceiveTimeout(extra, seconds: 5)
+        setReceiveTimeout(extra, seconds: 30)
         let frame = try readFrame(extra)
         if let frame, case .error(let e) = try Reply(frame: frame) {
             #expect(frame.requestID == 0)
@@ -191,18 +204,18 @@ import Testing
         } else {
             Issue.record("expected too_busy, got \(String(describing: frame))")
         }
-        #expect(isClosed(extra, within: 5))
+        #expect(isClosed(extra, within: 30))
         // pickerctl says so clearly.
         let r = try daemon.ctl("ping")
         #expect(r.exitCode == 1 && r.stderr.contains("too many connections"), "\(r)")
         // The connections already open are still served.
         try FileDescriptorIO.sendAll(fds[17], Request.ping.frame(id: 5).encoded())
-        setReceiveTimeout(fds[17], seconds: 5)
+        setReceiveTimeout(fds[17], seconds: 30)
         #expect(try readFrame(fds[17])?.requestID == 5)
         // Closing one frees a place.
         FileDescriptorIO.close(fds.removeLast())
         var ok = false
-        for _ in 0..<100 where !ok {
+        for _ in 0..<500 where !ok {
             ok = (try? daemon.ctl("ping").exitCode) == 0
             if !ok { usleep(20_000) }
         }

@@ -117,7 +117,7 @@ final class LiveDaemon: @unchecked Sendable {
         pid = try spawnProcess(TestEnvironment.pickerd.path,
                                ["--library", library.path, "--socket", socketPath, "--state-dir", stateDirectory.path] + extraArguments,
                                environment: env, stdin: "/dev/null", stdout: logURL.path, stderr: logURL.path, append: true)
-        for _ in 0..<200 {
+        for _ in 0..<800 {  // up to 20 s: a debug pickerd on 2 busy cores
             // The daemon answers at once and scans in the background: tests start from a scanned library.
             if let r = try? ctl("ping"), r.exitCode == 0, let w = try? ctl("library", "--wait"), w.exitCode == 0 { return }
             if !isRunning(pid, exitCode: &exited) { break }

@@ -15,12 +15,23 @@ bin_dir="${PICKER_BIN_DIR:-}"
 if [[ -z "$bin_dir" ]]; then
     bin_dir="$(cd "$repo" && { swift build --show-bin-path 2>/dev/null || true; })"
 fi
-if [[ ! -x "$bin_dir/pickerd" ]]; then
-    echo "run-tests.sh: no pickerd in PICKER_BIN_DIR='$bin_dir' (build first: swift build)" >&2
+# Every tool the tests use must be here: a missing one fails the run (the tests would
+# otherwise skip themselves and `make test` would be green having tested nothing).
+for tool in pickerd pickerctl; do
+    if [[ ! -x "$bin_dir/$tool" ]]; then
+        echo "run-tests.sh: no $tool in PICKER_BIN_DIR='$bin_dir' (build first: swift build)" >&2
+        exit 2
+    fi
+done
+python="${PYTHON:-/usr/bin/python3}"
+if [[ ! -x "$python" ]]; then
+    python="$(command -v python3 || true)"
+fi
+if [[ -z "$python" ]] || ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 7) else 1)'; then
+    echo "run-tests.sh: no Python 3.7 or newer (${PYTHON:-/usr/bin/python3}, python3 on PATH);" \
+         "run scripts/install-deps.sh (as root)" >&2
     exit 2
 fi
-python="${PYTHON:-/usr/bin/python3}"
-[[ -x "$python" ]] || python="$(command -v python3)"
 
 # Short path: sun_path holds at most 107 bytes.
 tmp="$(mktemp -d /tmp/pkpy.XXXXXX)"

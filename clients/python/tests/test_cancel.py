@@ -1,62 +1,77 @@
 """Cancellation, supersession and oversized frames."""
 
+import contextlib
 import socket
 import struct
 import unittest
 
-from support import connect, pc, png_size, socket_path, unique
+from support import album_with, connect, pc, png_size, socket_path, unique
+
+
+# pickerd runs at most this many image requests of one connection at once; later ones wait,
+# in order, until one of those is answered (ServerLimits.maxImageWorkPerConnection).
+IMAGE_WORK_PER_CONNECTION = 4
+
+
+@contextlib.contextmanager
+def one_write(client):
+    """Requests sent inside the block leave in a single write when it ends, so pickerd reads
+    them in one go and acts on all of them before it learns that any of their work finished."""
+    frames = []
+    client._write_frame = lambda type_, rid, payload: frames.append(
+        struct.pack(">IBI", 5 + len(payload), type_, rid) + payload)
+    try:
+        yield
+    finally:
+        del client._write_frame
+    client._sock.sendall(b"".join(frames))
 
 
 class CancelTest(unittest.TestCase):
+    """Deterministic on any machine: four image requests on other sessions fill the connection's
+    image slots, so a later image request waits until the test has read (none can finish first)."""
+
     def setUp(self):
         self.c = connect()
         self.addCleanup(self.c.close)
-        # The largest photo, in a huge pane, uncached: slow enough to cancel behind it.
-        best = None
-        for album in self.c.albums():
-            if album.index == 1 or album.photo_count == 0:
-                continue
-            s = self.c.create_session(unique("cx"), 8192, 8192)
-            try:
-                s.select_album(album.name)
-                for p in s.photos():
-                    if best is None or p.width * p.height > best[2]:
-                        best = (album.name, p.name, p.width * p.height)
-            finally:
-                s.close()
-        if best is None:
-            self.skipTest("no photos")
-        self.s = self.c.create_session(unique("cancel"), 8192, 8192)
+        album = album_with(self.c)
+        self.sessions = []
+        for prefix in ["filler"] * IMAGE_WORK_PER_CONNECTION + ["cancel"]:
+            s = self.c.create_session(unique(prefix), 240, 180)
+            self.sessions.append(s)
+            s.select_album(album.name)
+            s.select_photo(1)
+        self.fillers, self.s = self.sessions[:-1], self.sessions[-1]
         self.addCleanup(self._close)
-        self.s.select_album(best[0])
-        self.s.select_photo(best[1])
 
     def _close(self):
         if not self.c.closed:
-            self.s.close()
+            for s in self.sessions:
+                s.close()
+
+    def _fill_image_slots(self):
+        return [f.get_image(no_cache=True, wait=False) for f in self.fillers]
 
     def test_cancel_a_waiting_image_request(self):
-        first = self.s.get_image(no_cache=True, wait=False)
-        second = self.s.get_image(no_cache=True, wait=False)
-        self.assertIsInstance(first, pc.Pending)
-        self.assertTrue(self.c.cancel(second.id))   # found: still waiting behind the first
+        with one_write(self.c):
+            busy = self._fill_image_slots()
+            waiting = self.s.get_image(no_cache=True, wait=False)
+            cancel_id = self.c.send(pc.CANCEL, struct.pack(">I", waiting.id))
+        self.assertIsInstance(waiting, pc.Pending)
+        type_, payload = self.c.wait(cancel_id)
+        self.assertEqual((type_, payload), (pc.CANCEL_REPLY, struct.pack(">IB", waiting.id, 1)))  # found
         with self.assertRaises(pc.PickerError) as cm:
-            second.result()
+            waiting.result()
         self.assertEqual(cm.exception.code, 8)
         self.assertEqual(cm.exception.name, "cancelled")
-        self.assertEqual(cm.exception.request_id, second.id)
+        self.assertEqual(cm.exception.request_id, waiting.id)
         self.assertIn("cancelled by the client", cm.exception.message)
-        # The first completes, unless the second superseded it before it started.
-        try:
-            png = first.result()
-            self.assertGreater(png_size(png)[0], 0)
-        except pc.PickerError as e:
-            self.assertEqual(e.code, pc.CANCELLED)
-            self.assertIn("superseded", e.message)
+        for pending in busy:                      # the ones running are not touched
+            self.assertGreater(png_size(pending.result())[0], 0)
         # The cancelled request got exactly one reply; the connection goes on.
-        self.assertFalse(self.c.cancel(second.id))
+        self.assertFalse(self.c.cancel(waiting.id))
         self.assertTrue(self.c.ping())
-        self.assertNotIn(second.id, self.c._replies)
+        self.assertNotIn(waiting.id, self.c._replies)
 
     def test_cancel_of_an_answered_or_unknown_id_is_not_found(self):
         rid = self.c.send(pc.PING)
@@ -65,13 +80,18 @@ class CancelTest(unittest.TestCase):
         self.assertFalse(self.c.cancel(0xFFFFFF))
 
     def test_newer_image_request_supersedes_a_waiting_one(self):
-        pending = [self.s.get_image(no_cache=True, wait=False) for _ in range(3)]
+        with one_write(self.c):
+            busy = self._fill_image_slots()
+            pending = [self.s.get_image(no_cache=True, wait=False) for _ in range(3)]
         last = pending[-1].result()
         self.assertGreater(png_size(last)[0], 0)
-        with self.assertRaises(pc.PickerError) as cm:
-            pending[1].result()                 # waited behind the first: superseded
-        self.assertEqual(cm.exception.code, pc.CANCELLED)
-        self.assertIn("superseded", cm.exception.message)
+        for older in pending[:-1]:                # all waited: each superseded by the next
+            with self.assertRaises(pc.PickerError) as cm:
+                older.result()
+            self.assertEqual(cm.exception.code, pc.CANCELLED)
+            self.assertIn("superseded", cm.exception.message)
+        for p in busy:
+            self.assertGreater(png_size(p.result())[0], 0)
 
 
 class FrameTooLargeTest(unittest.TestCase):
