@@ -4,7 +4,7 @@
 #   Swift targets (frame, message): swiftc -sanitize=fuzzer,address over the sources they
 #   exercise, compiled as one module with the fuzz entry file.
 #   Package-linked targets (header, image, pngtext, sessions, handshake): the package's library targets
-#   built by SwiftPM with --sanitize fuzzer --sanitize address into fuzz/build/spm (release), then
+#   built by SwiftPM with -sanitize=fuzzer,address into fuzz/build/spm (release), then
 #   a one-line @_cdecl entry from fuzz/swift/ linked against their objects. The entry logic lives
 #   in Sources/*/Fuzzing/ so the replay tests in `make test` run the very same code.
 # Uses the clang of the Swift toolchain (it ships libclang_rt.fuzzer); falls back to Debian's
@@ -72,8 +72,14 @@ build_swift message MessageFuzz.swift "${proto[@]}"
 # file imports the modules and is linked with their objects and the C libraries they link.
 spm="$out/spm"
 echo "fuzz: building the package's library targets with the fuzzer and ASan (swift build, release)"
+# Not `--sanitize fuzzer --sanitize address`: SwiftPM passes them to swiftc as two flags and the
+# last one wins (the Swift code then has ASan but no coverage). One combined flag per compiler.
 (cd "$root" && swift build -c release --build-path "$spm" --target PickerDaemon \
-    --sanitize fuzzer --sanitize address 2>&1 | { grep -E "error|warning: |Compiling|Build" || true; })
+    -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address 2>&1 \
+    | { grep -E "error|warning: |Build" || true; })
+# Coverage must reach the Swift code, or libFuzzer runs blind there.
+[ "$(nm "$spm/release/PickerEngine.build/PNGTextChunks.swift.o" | grep -c __sanitizer_cov)" -gt 0 ] \
+    || { echo "fuzz: the Swift library code has no coverage instrumentation" >&2; exit 1; }
 rel="$spm/release"
 spm_objects=()
 for m in PickerProtocol PickerSystem PickerEngine PickerDaemon CPickerSys CPickerCodecs; do
