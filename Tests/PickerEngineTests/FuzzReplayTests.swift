@@ -1,5 +1,6 @@
 import Foundation
 import PickerEngine
+import PickerProtocol
 import Testing
 
 /// Replays the checked-in regression corpus of the engine's fuzz targets (`fuzz/regressions/
@@ -25,6 +26,24 @@ import Testing
         for seed in ["jpeg-declares-65535x65535.jpg", "png-declares-20000x20000.png", "webp-declares-16384x16384.webp"] {
             #expect(names.contains(seed), "fuzz/regressions/image/\(seed) is missing")
         }
+    }
+
+    /// The replay must also drive successful decodes, not refusals only.
+    @Test func imageCorpusHoldsPicturesThatDecode() throws {
+        var decoded: [String] = []
+        for file in try FuzzRegressionCorpus.files(of: "image") {
+            let bytes = Array(try Data(contentsOf: file))
+            do throws(PickerError) {
+                let header = try ImageHeaderReader.read(bytes: bytes, name: file.lastPathComponent)
+                _ = try ImageRenderer.fittedUpright(data: bytes, header: header, photoName: file.lastPathComponent,
+                                                    fit: FitTarget(maxWidth: 32, maxHeight: 32),
+                                                    maxPixels: ImageFuzzEntry.fuzzMaxPixels)
+                decoded.append(file.lastPathComponent)
+            } catch {
+                continue
+            }
+        }
+        #expect(decoded.count >= 8, "only \(decoded.count) files of fuzz/regressions/image decode: \(decoded)")
     }
 
     private func replay(_ target: String, _ entry: ([UInt8]) -> FuzzFindings) throws {
