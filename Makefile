@@ -89,8 +89,9 @@ clean:
 	rm -rf .build
 	rm -f out.png out.webp
 
-# Fuzzing (fuzz/README.md): build the libFuzzer targets, seed them from ../shared/testdata and
-# docs/PROTOCOL.md, run each for FUZZ_SECONDS, FUZZ_JOBS at a time. Exits 1 on any finding.
+# Fuzzing (fuzz/README.md): build the libFuzzer targets, seed them from ../shared/testdata,
+# docs/PROTOCOL.md and fuzz/regressions/, run each for FUZZ_SECONDS, FUZZ_JOBS at a time. Exits 1
+# on any finding. (`make test` replays fuzz/regressions/ without libFuzzer.)
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 1
 .PHONY: fuzz soak

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets into fuzz/build/ (outside Package.swift: the package is unchanged).
 #   C targets (jpeg, png, webp): clang -fsanitize=fuzzer,address over Sources/CPickerCodecs/*.c.
-#   Swift targets (frame, message, header): swiftc -sanitize=fuzzer,address over the sources they
+#   Swift targets (frame, message): swiftc -sanitize=fuzzer,address over the sources they
 #   exercise, compiled as one module with the fuzz entry file.
+#   Package-linked targets (header, image, pngtext, sessions, handshake): the package's library targets
+#   built by SwiftPM with -sanitize=fuzzer,address into fuzz/build/spm (release), then
+#   a one-line @_cdecl entry from fuzz/swift/ linked against their objects. The entry logic lives
+#   in Sources/*/Fuzzing/ so the replay tests in `make test` run the very same code.
 # Uses the clang of the Swift toolchain (it ships libclang_rt.fuzzer); falls back to Debian's
 # clang-14 + libclang-rt-14-dev, installing them when missing and running as root.
 set -euo pipefail
@@ -50,11 +54,6 @@ for t in jpeg png webp; do
 done
 
 proto=("$root"/Sources/PickerProtocol/*.swift)
-lib="$root/Sources/PickerEngine/Library"
-img="$root/Sources/PickerEngine/Image"
-header_sources=("$lib"/ImageHeaderReader*.swift "$lib/HeaderBytes.swift" "$lib/ExifReader.swift"
-                "$lib/ExifDateTime.swift" "$lib/FormatSniffer.swift" "$lib/LibrarySyscalls.swift"
-                "$img/ImageHeader.swift" "$img/Orientation.swift" "$img/PixelSize.swift")
 swiftlld=()
 command -v ld.lld >/dev/null && swiftlld=(-use-ld=lld)
 swiftflags=("${swiftlld[@]}" -sanitize=fuzzer,address -parse-as-library -g -O -swift-version 6)
@@ -68,8 +67,38 @@ build_swift() {  # name entry sources...
 }
 build_swift frame FrameFuzz.swift "${proto[@]}"
 build_swift message MessageFuzz.swift "${proto[@]}"
-# One module: copies of the engine files without their `import PickerProtocol`.
-rm -rf "$out/src-header" && mkdir -p "$out/src-header"
-for f in "${header_sources[@]}"; do sed '/^import PickerProtocol$/d' "$f" > "$out/src-header/$(basename "$f")"; done
-build_swift header HeaderFuzz.swift "${proto[@]}" "$out"/src-header/*.swift
+
+# Package-linked targets. SwiftPM instruments every library target (Swift and C); the entry
+# file imports the modules and is linked with their objects and the C libraries they link.
+spm="$out/spm"
+echo "fuzz: building the package's library targets with the fuzzer and ASan (swift build, release)"
+# Not `--sanitize fuzzer --sanitize address`: SwiftPM passes them to swiftc as two flags and the
+# last one wins (the Swift code then has ASan but no coverage). One combined flag per compiler.
+(cd "$root" && swift build -c release --build-path "$spm" --target PickerDaemon \
+    -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address 2>&1 \
+    | { grep -E "error|warning: |Build" || true; })
+# Coverage must reach the Swift code, or libFuzzer runs blind there.
+[ "$(nm "$spm/release/PickerEngine.build/PNGTextChunks.swift.o" | grep -c __sanitizer_cov)" -gt 0 ] \
+    || { echo "fuzz: the Swift library code has no coverage instrumentation" >&2; exit 1; }
+rel="$spm/release"
+spm_objects=()
+for m in PickerProtocol PickerSystem PickerEngine PickerDaemon CPickerSys CPickerCodecs; do
+    spm_objects+=("$rel/$m.build"/*.o)
+done
+build_linked() {  # name entry
+    local name="$1" entry="$2"
+    echo "fuzz: building fuzz_$name (swiftc, linked against the package)"
+    # shellcheck disable=SC2086
+    (cd "$out" && swiftc "${swiftflags[@]}" -module-name "Fuzz_$name" -I "$rel/Modules" \
+        -Xcc -fmodule-map-file="$rel/CPickerCodecs.build/module.modulemap" \
+        -Xcc -fmodule-map-file="$rel/CPickerSys.build/module.modulemap" \
+        "$here/swift/$entry" "${spm_objects[@]}" $libs -o "$out/fuzz_$name" 2>&1 \
+        | { grep -v "Cannot export local symbol" || true; })
+    [ -x "$out/fuzz_$name" ]
+}
+build_linked header HeaderFuzz.swift
+build_linked image ImageFuzz.swift
+build_linked pngtext PNGTextFuzz.swift
+build_linked sessions SessionsFuzz.swift
+build_linked handshake HandshakeFuzz.swift
 echo "fuzz: targets in $out"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target (or those named as arguments) for FUZZ_SECONDS each (default 60),
-# FUZZ_JOBS at a time (default 1), on fuzz/corpus/<target> (grown in place). Crashes, leaks,
+# FUZZ_JOBS at a time (default 1), on fuzz/corpus/<target> (grown in place) plus the checked-in
+# fuzz/regressions/<target> (read only). Crashes, leaks,
 # timeouts and out-of-memory inputs land in fuzz/artifacts/<target>/; the script exits 1 if any
 # target found one. Logs: fuzz/logs/<target>.log (the last lines carry libFuzzer's final stats).
 set -uo pipefail
@@ -8,12 +9,13 @@ here="$(cd "$(dirname "$0")" && pwd)"
 seconds="${FUZZ_SECONDS:-60}"
 jobs="${FUZZ_JOBS:-1}"
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(frame message header jpeg png webp)
+[ ${#targets[@]} -eq 0 ] && targets=(frame message header jpeg png webp image pngtext sessions handshake)
 mkdir -p "$here/logs"
 
 max_len() {
     case "$1" in
-        frame|message) echo 65536 ;;
+        frame|message|handshake|sessions) echo 65536 ;;
+        pngtext) echo 16384 ;;
         header) echo 131072 ;;
         *) echo 524288 ;;
     esac
@@ -25,11 +27,14 @@ run_one() {
     mkdir -p "$here/corpus/$t" "$here/artifacts/$t"
     local dict=()
     [ -f "$here/dict/$t.dict" ] && dict=(-dict="$here/dict/$t.dict")
+    local seeds=()
+    [ -d "$here/regressions/$t" ] && seeds=("$here/regressions/$t")
     # -rss_limit_mb: the pixel cap in the C targets keeps decodes far below it; a leak or a
     # bomb that gets through shows up as an OOM artifact. -timeout: one input over 10 s is a hang.
     local started=$SECONDS
-    ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}" \
-    "$bin" "$here/corpus/$t" "${dict[@]}" -max_total_time="$seconds" -max_len="$(max_len "$t")" \
+    # PICKERD_LOG_LEVEL=fault: the engine logs every dropped session entry at error level.
+    PICKERD_LOG_LEVEL=fault ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}" \
+    "$bin" "$here/corpus/$t" "${seeds[@]}" "${dict[@]}" -max_total_time="$seconds" -max_len="$(max_len "$t")" \
         -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
         -artifact_prefix="$here/artifacts/$t/" >"$here/logs/$t.log" 2>&1
     local rc=$?

@@ -14,6 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 MAX_IMAGE_SEED = 512 * 1024      # bigger files slow every execution; their first bytes still go in
 HEADER_SEED_BYTES = 128 * 1024   # the header reader reads a 64 KiB window first
+IMAGE_TARGET_SEED = 256 * 1024   # image target: whole files only (a cut file is only a broken one)
 
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -75,6 +76,8 @@ def main():
                 continue
             counts[k] = counts.get(k, 0) + put(k, data[:MAX_IMAGE_SEED])
             counts["header"] = counts.get("header", 0) + put("header", data[:HEADER_SEED_BYTES])
+            if len(data) <= IMAGE_TARGET_SEED:  # the Swift decode layer: whole, small files
+                counts["image"] = counts.get("image", 0) + put("image", data)
     frames = list(protocol_frames())
     for fr in frames:
         # frame target: one control byte (read size, max length, one read or pieces), then the stream

@@ -1,7 +1,8 @@
 // libFuzzer target "header": ImageHeaderReader (format sniffing, JPEG markers, PNG chunks, WebP
 // RIFF chunks, the EXIF/TIFF parser behind them) over an in-memory file, as the library scanner
-// runs it on every file it indexes. Built with Sources/PickerProtocol/*.swift and the
-// header-reading files of Sources/PickerEngine/Library as one module (see fuzz/build.sh).
+// runs it on every file it indexes. Linked against the package's library targets built with
+// -sanitize=fuzzer,address (see fuzz/build.sh).
+import PickerEngine
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func headerFuzzOneInput(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {

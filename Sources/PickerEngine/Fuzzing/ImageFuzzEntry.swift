@@ -1,0 +1,101 @@
+import PickerProtocol
+
+/// Fuzz target "image": the Swift decode layer (`ImageDecoder`, `ImageRenderer`) over one file,
+/// as the daemon runs it for `get-image` and thumbnails.
+///
+/// The input is the whole file; the fit box, upscaling and output format come from its length,
+/// so every corpus file stays a plain image file. Inputs are bounded without bypassing the
+/// code under test: a file whose header declares more than the daemon's 200 Mpx cap runs with
+/// that cap and must be refused as `image_too_large` before any pixel is allocated; every other
+/// file runs with a 4 Mpx cap (which the C decoders also apply to what they read themselves).
+public enum ImageFuzzEntry {
+    /// The daemon's default `--max-megapixels` (see `EngineConfiguration`), in pixels.
+    public static let daemonMaxPixels = 200_000_000
+    /// The cap for files declaring less: keeps one execution to a few MB.
+    public static let fuzzMaxPixels = 4_000_000
+    static let photoName = "fuzz.img"
+    static let imageErrors: Set<ErrorCode> = [.corruptImage, .unsupportedImage, .imageTooLarge]
+
+    /// Runs the header reader, the full decoder, `fittedUpright`, `decodeUpright` and `render`.
+    public static func run(_ bytes: [UInt8]) -> FuzzFindings {
+        var findings = FuzzFindings()
+        guard let format = FormatSniffer.sniff(bytes) else { return findings }
+        let header = readHeader(bytes, format: format, findings: &findings)
+        let declared = Int64(max(0, header.storedWidth)) * Int64(max(0, header.storedHeight))
+        let cap = declared > Int64(daemonMaxPixels) ? daemonMaxPixels : fuzzMaxPixels
+        let fit = FitTarget(maxWidth: 1 + bytes.count % 97, maxHeight: 1 + bytes.count / 97 % 89,
+                            allowUpscale: bytes.count % 2 == 0)
+        let outputs: [ImageFormat] = [.png, .jpeg, .webp]
+        let output = OutputSpec(format: outputs[bytes.count % outputs.count], quality: 1 + bytes.count % 100)
+        var outcomes: [(step: String, error: PickerError?)] = []
+
+        outcomes.append(("decode", attempt { () throws(PickerError) in
+            let image = try ImageDecoder.decode(bytes, header: header, photoName: photoName,
+                                                storedTarget: nil, maxPixels: cap)
+            check(image, within: cap, step: "decode", findings: &findings)
+        }))
+        outcomes.append(("fittedUpright", attempt { () throws(PickerError) in
+            let image = try ImageRenderer.fittedUpright(data: bytes, header: header, photoName: photoName,
+                                                        fit: fit, maxPixels: cap)
+            check(image, within: cap, step: "fittedUpright", findings: &findings)
+            if header.storedWidth > 0 && header.storedHeight > 0 {
+                let promised = fit.fittedSize(for: PixelSize(width: header.displayWidth, height: header.displayHeight))
+                findings.expect(image.size == promised, "fittedUpright: \(image.size), promised \(promised) for \(fit)")
+            }
+        }))
+        outcomes.append(("decodeUpright", attempt { () throws(PickerError) in
+            let image = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photoName,
+                                                        minimumDisplaySize: (fit.maxWidth, fit.maxHeight ?? fit.maxWidth),
+                                                        maxPixels: cap)
+            check(image, within: cap, step: "decodeUpright", findings: &findings)
+        }))
+        outcomes.append(("render", attempt { () throws(PickerError) in
+            let rendered = try ImageRenderer.render(data: bytes, header: header, photoName: photoName,
+                                                    fit: fit, output: output, maxPixels: cap)
+            findings.expect(!rendered.bytes.isEmpty && rendered.width > 0 && rendered.height > 0,
+                            "render: empty result \(rendered.width)x\(rendered.height), \(rendered.bytes.count) bytes")
+            findings.expect(rendered.format == output.format, "render: asked for \(output.format), got \(rendered.format)")
+        }))
+
+        for (step, error) in outcomes {
+            if let error {
+                findings.expectRefusal(error, in: imageErrors, from: step)
+                findings.expect(error.message.hasPrefix("\(photoName):"), "\(step): message does not name the photo: \(error.message)")
+            }
+            if declared > Int64(cap) {
+                findings.expect(error?.code == .imageTooLarge,
+                                "\(step): declared \(header.storedWidth)x\(header.storedHeight) over the \(cap)-pixel cap, but got \(error.map { "\($0.code)" } ?? "a picture")")
+            }
+        }
+        return findings
+    }
+
+    /// The header reader's verdict; when it refuses, a header of unknown size (0x0), as the
+    /// decoder and renderer must cope with one.
+    static func readHeader(_ bytes: [UInt8], format: ImageFormat, findings: inout FuzzFindings) -> ImageHeader {
+        do throws(PickerError) {
+            return try ImageHeaderReader.read(bytes: bytes, name: photoName)
+        } catch {
+            findings.expectRefusal(error, in: imageErrors, from: "header")
+            return ImageHeader(format: format, storedWidth: 0, storedHeight: 0, orientation: .up)
+        }
+    }
+
+    /// A decoded picture has a size, 3 or 4 channels, exactly its pixels, and fits the cap.
+    static func check(_ image: PixelImage, within cap: Int, step: String, findings: inout FuzzFindings) {
+        findings.expect(image.width > 0 && image.height > 0, "\(step): empty picture \(image.size)")
+        findings.expect(image.channels == 3 || image.channels == 4, "\(step): \(image.channels) channels")
+        findings.expect(image.pixels.count == image.width * image.height * image.channels,
+                        "\(step): \(image.pixels.count) bytes for \(image.size)x\(image.channels)")
+        findings.expect(image.width * image.height <= cap, "\(step): \(image.size) over the \(cap)-pixel cap")
+    }
+
+    private static func attempt(_ body: () throws(PickerError) -> Void) -> PickerError? {
+        do throws(PickerError) {
+            try body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import PickerEngine
+import PickerProtocol
+import Testing
+
+/// Replays the checked-in regression corpus of the engine's fuzz targets (`fuzz/regressions/
+/// <target>/`: the interesting seeds and every crash a target found) through the same entry
+/// logic the libFuzzer targets run, without libFuzzer. A crash fails the run; a broken promise
+/// (an untyped or unexpected error, a wrong size, a kept invalid session) fails the file.
+@Suite struct FuzzReplayTests {
+    @Test func imageDecodeCorpusReplaysWithoutFindings() throws {
+        try replay("image", ImageFuzzEntry.run)
+    }
+
+    @Test func pngTextCorpusReplaysWithoutFindings() throws {
+        try replay("pngtext", PNGTextFuzzEntry.run)
+    }
+
+    @Test func sessionFileCorpusReplaysWithoutFindings() throws {
+        try replay("sessions", SessionFileFuzzEntry.run)
+    }
+
+    /// The 200 Mpx refusal is reached from declared sizes alone: these seeds must stay in the corpus.
+    @Test func imageCorpusKeepsTheOverCapSeeds() throws {
+        let names = try FuzzRegressionCorpus.files(of: "image").map(\.lastPathComponent)
+        for seed in ["jpeg-declares-65535x65535.jpg", "png-declares-20000x20000.png", "webp-declares-16384x16384.webp"] {
+            #expect(names.contains(seed), "fuzz/regressions/image/\(seed) is missing")
+        }
+    }
+
+    /// The replay must also drive successful decodes, not refusals only.
+    @Test func imageCorpusHoldsPicturesThatDecode() throws {
+        var decoded: [String] = []
+        for file in try FuzzRegressionCorpus.files(of: "image") {
+            let bytes = Array(try Data(contentsOf: file))
+            do throws(PickerError) {
+                let header = try ImageHeaderReader.read(bytes: bytes, name: file.lastPathComponent)
+                _ = try ImageRenderer.fittedUpright(data: bytes, header: header, photoName: file.lastPathComponent,
+                                                    fit: FitTarget(maxWidth: 32, maxHeight: 32),
+                                                    maxPixels: ImageFuzzEntry.fuzzMaxPixels)
+                decoded.append(file.lastPathComponent)
+            } catch {
+                continue
+            }
+        }
+        #expect(decoded.count >= 8, "only \(decoded.count) files of fuzz/regressions/image decode: \(decoded)")
+    }
+
+    private func replay(_ target: String, _ entry: ([UInt8]) -> FuzzFindings) throws {
+        let files = try FuzzRegressionCorpus.files(of: target)
+        #expect(!files.isEmpty, "fuzz/regressions/\(target)/ has no files")
+        for file in files {
+            let findings = entry(Array(try Data(contentsOf: file)))
+            #expect(findings.isEmpty, "fuzz/regressions/\(target)/\(file.lastPathComponent): \(findings)")
+        }
+    }
+}
+
+/// The files of `fuzz/regressions/<target>/`, found from this source file (no machine paths).
+enum FuzzRegressionCorpus {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("fuzz").appendingPathComponent("regressions")
+
+    static func files(of target: String) throws -> [URL] {
+        let folder = root.appendingPathComponent(target)
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
+    }
+}

@@ -1,0 +1,12 @@
+// libFuzzer target "pngtext": the entry logic is `PNGTextFuzzEntry.run` in Sources/PickerEngine/Fuzzing/, shared with the
+// replay of fuzz/regressions/pngtext/ in `make test`. Linked against the package's library targets
+// built with -sanitize=fuzzer,address (see fuzz/build.sh). A broken promise traps, so libFuzzer
+// keeps the input as a crash.
+import PickerEngine
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let findings = PNGTextFuzzEntry.run(Array(UnsafeBufferPointer(start: data, count: count)))
+    if !findings.isEmpty { fatalError("pngtext: \(findings)") }
+    return 0
+}
