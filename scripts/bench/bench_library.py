@@ -47,9 +47,12 @@ import big_library  # noqa: E402
 import pickerd_client  # noqa: E402
 import testcorpus  # noqa: E402
 
-SCANNED = re.compile(r"scanned: (\d+) photos .*?(\d+) ms")
+# The daemon's info line after a scan ("library ROOT scanned: N photos in ..., 1198 ms, ...");
+# a verification after a restart may say "verified" instead.
+SCANNED = re.compile(r"(?:scanned|verified|verification)\b.*?\b([\d,]+) ms")
 EVENT_TIMEOUT = 10.0
 IDLE_SECONDS = 5.0
+EVENT_ROUNDS = 3
 
 
 # ------------------------------------------------------------------ helpers
@@ -83,6 +86,13 @@ def proc_status_kib(pid, field):
             if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
+
+
+def proc_cpu_seconds(pid):
+    """user+system CPU seconds of a running process so far (clock ticks, 10 ms)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def reset_peak_rss(pid):
@@ -149,9 +159,9 @@ class Daemon:
         sys.exit(f"bench-library: pickerd did not answer within {timeout} s; see {self.log_path}")
 
     def scanned_lines(self):
-        """(photos, ms) of each "scanned" line logged so far."""
+        """The ms of each "scanned" (or "verified") line logged so far."""
         with open(self.log_path) as f:
-            return [(int(m.group(1)), int(m.group(2))) for m in map(SCANNED.search, f) if m]
+            return [int(m.group(1).replace(",", "")) for m in map(SCANNED.search, f) if m]
 
     def stop(self):
         if self.proc.poll() is None:
@@ -270,11 +280,11 @@ class Bench:
         client.start()
         waiter.wait()
         self.r["scan_wait"] = ms(now() - d.started)
+        self.r["scan_cpu"] = ms(proc_cpu_seconds(d.pid))
         stop.set()
         client.join()
         scanned = d.scanned_lines()
-        self.r["scan_log"] = scanned[0][1] if scanned else None
-        self.r["scan_log_photos"] = scanned[0][0] if scanned else None
+        self.r["scan_log"] = scanned[0] if scanned else None
         for k, xs in lat.items():
             self.r[f"cheap_{k}_p99"] = p99(xs)
             self.r[f"cheap_{k}_n"] = len(xs)
@@ -393,26 +403,32 @@ class Bench:
                 break
         if not subscribed:
             self.notes.append("watch printed no session event within 10 s; library events may be missed")
-        folder = os.path.dirname(big_library.photo_path(self.lib, self.n // 2, self.a.per_folder))
-        name = "BENCH_COPIED_IN.jpg"
-        path = os.path.join(folder, name)
         with open(self.sample_photo, "rb") as f:
             data = f.read()
-        added = removed = None
-        try:
-            with open(path, "wb") as f:
-                f.write(data)
-            closed = now()
-            t = wait_for(lambda ev: ev.get("event") == "library_changes"
-                         and any(p.endswith(name) for p in ev.get("added", [])), closed)
-            added = ms(t - closed) if t is not None else None
-        finally:
-            if os.path.exists(path):
-                os.unlink(path)
-            gone = now()
-        t = wait_for(lambda ev: ev.get("event") == "library_changes"
-                     and any(p.endswith(name) for p in ev.get("removed", [])), gone)
-        removed = ms(t - gone) if t is not None else None
+
+        def names_in(ev, key, name):
+            # {"event":"library_changes","added":[...]} today; the issue's bare {"added":[...]} too
+            return isinstance(ev, dict) and any(str(p).endswith(name) for p in ev.get(key) or [])
+
+        added, removed = [], []
+        for k in range(EVENT_ROUNDS):
+            index = (self.n // 2 + k * self.a.per_folder) % self.n  # a different folder each round
+            folder = os.path.dirname(big_library.photo_path(self.lib, index, self.a.per_folder))
+            name = f"BENCH_COPIED_IN_{k}.jpg"
+            path = os.path.join(folder, name)
+            try:
+                with open(path, "wb") as f:
+                    f.write(data)
+                closed = now()
+                t = wait_for(lambda ev: names_in(ev, "added", name), closed)
+                added.append(ms(t - closed) if t is not None else None)
+            finally:
+                if os.path.exists(path):
+                    os.unlink(path)
+                gone = now()
+            t = wait_for(lambda ev: names_in(ev, "removed", name), gone)
+            removed.append(ms(t - gone) if t is not None else None)
+            time.sleep(1)  # apart, so no round shares a settle window with the last
         watch.send_signal(signal.SIGINT)
         try:
             watch.wait(5)
@@ -444,7 +460,7 @@ class Bench:
         run(d2.ctl("library", "--wait"))
         self.r["restart_ready"] = ms(now() - d2.started)
         scanned = d2.scanned_lines()
-        self.r["restart_scan_log"] = scanned[0][1] if scanned else None
+        self.r["restart_scan_log"] = scanned[0] if scanned else None
         d2.stop()
 
     def stop_all(self):
@@ -470,15 +486,19 @@ class Bench:
         row("daemon start → socket answers (pickerctl ping from spawn)",
             f"{fmt_ms(r['socket'])} ms (empty library: {fmt_ms(r['socket_empty'])} ms)",
             "≤ 100 ms", le(r["socket"], 100))
-        row("first full scan: start → `library --wait` returns",
-            f"{fmt_ms(scan)} ms = {scan / c_floor:.2f}x C floor"
-            + (f" (log: {r['scan_log']:,} ms)" if r["scan_log"] is not None else ""),
+        log_scan = r["scan_log"]
+        row("first full scan: start → `library --wait` returns (daemon CPU user+sys)",
+            f"{fmt_ms(scan)} ms = {scan / c_floor:.2f}x C floor (CPU {fmt_ms(r['scan_cpu'])} ms)"
+            + (f"; log's \"scanned … ms\": {log_scan:,} ms = {log_scan / c_floor:.2f}x"
+               if log_scan is not None else ""),
             "≤ 1.5x C floor", le(scan / c_floor, 1.5),
             f"C open+pread 64 KiB, 1 thread: {fmt_ms(c_floor)} ms from a list, "
             f"{fmt_ms(r['floor_c_walk'])} ms with readdir")
         for k in ("status", "select-photo"):
-            row(f"`{k}` p99 during the first scan",
-                f"{fmt_ms(r[f'cheap_{k}_p99'])} ms (n={r[f'cheap_{k}_n']})", "≤ 10 ms",
+            count = r[f"cheap_{k}_n"]
+            row(f"`{k}` p99 during the first scan (one client, one request every ~5 ms)",
+                f"{fmt_ms(r[f'cheap_{k}_p99'])} ms (n={count})" if count
+                else "– (the scan was over before the first request)", "≤ 10 ms",
                 le(r[f"cheap_{k}_p99"], 10) if r[f"cheap_{k}_n"] else None)
         index = (f"index {r['index_files']} file(s), {r['index_bytes'] / 1e6:.1f} MB" if r["index_files"]
                  else "no index written: a full rescan")
@@ -487,15 +507,19 @@ class Bench:
             "≤ 2,000 ms" if big else "≤ 300 ms", le(r["restart_albums"], 2000 if big else 300),
             f"stat-only walk: {fmt_ms(r['floor_stat'])} ms")
         verify = r["restart_scan_log"]
-        row("restart: background verification (log's \"scanned … ms\")",
-            f"{fmt_ms(verify)} ms = {verify / r['floor_stat']:.2f}x stat walk" if verify else "–",
+        row("restart: background verification (log's \"scanned … ms\")" if r["index_files"]
+            else "restart without an index: the full rescan (log's \"scanned … ms\")",
+            (f"{fmt_ms(verify)} ms = {verify / r['floor_stat']:.2f}x stat walk" if verify else "–")
+            + f"; `library --wait` returned {fmt_ms(r['restart_ready'])} ms after start",
             "≤ 2x stat-only walk", le(verify / r["floor_stat"], 2) if verify else None,
             f"stat-only walk: {fmt_ms(r['floor_stat'])} ms")
         for k, what in (("event_added", "a photo copied in"), ("event_removed", "a photo deleted")):
-            v = r[k]
-            row(f"{what} → `library_changes` in `watch --library --json`",
-                f"{fmt_ms(v)} ms" if v is not None else f"no event in {EVENT_TIMEOUT:.0f} s",
-                "≤ 1,000 ms", le(v, 1000) if v is not None else False)
+            got = [v for v in r[k] if v is not None]
+            missed = len(r[k]) - len(got)
+            row(f"{what} → `library_changes` in `watch --library --json` (from close / unlink)",
+                f"median {fmt_ms(median(got))} ms, max {fmt_ms(max(got) if got else None)} ms "
+                f"({len(r[k])} rounds" + (f", **{missed} with no event in {EVENT_TIMEOUT:.0f} s**)" if missed else ")"),
+                "≤ 1,000 ms", False if missed or not got else le(max(got), 1000))
         row(f"first request (`albums`) after {IDLE_SECONDS:.0f} s idle, open connection",
             f"{fmt_ms(r['idle_albums'])} ms (next one {fmt_ms(r['busy_albums'])} ms; "
             f"a whole `pickerctl status` after idle {fmt_ms(r['idle_pickerctl_status'])} ms)",
