@@ -193,6 +193,7 @@ class Bench:
         self.r = {}  # figure name -> value
         self.notes = []
         self._daemon_help = None
+        self.load_start = open("/proc/loadavg").read().split()[0]
 
     # -- set-up
     def daemon_has(self, option):
@@ -240,7 +241,7 @@ class Bench:
             sys.exit(f"bench-library: cfloor saw {fields['files']} files, expected {self.n}")
         return float(fields["ms"])
 
-    def floors(self, rounds=3):
+    def floors(self, rounds=5):
         print("bench-library: floors (warming the page cache first)", flush=True)
         self.cfloor_ms("walk", self.lib)  # warm: every inode and the first 64 KiB of every file
         run(["find", self.lib, "-printf", "%s %T@\n"])
@@ -250,8 +251,9 @@ class Bench:
             stats.append(ms(run(["find", self.lib, "-printf", "%s %T@\n"])[0]))
             lists.append(self.cfloor_ms("list", self.names))
             walks.append(self.cfloor_ms("walk", self.lib))
-        self.r.update(floor_find=median(names), floor_stat=median(stats),
-                      floor_c_list=median(lists), floor_c_walk=median(walks))
+        for key, xs in (("floor_find", names), ("floor_stat", stats), ("floor_c_list", lists),
+                        ("floor_c_walk", walks)):
+            self.r[key], self.r[key + "_range"] = median(xs), (min(xs), max(xs))
 
     # -- base RSS: the same daemon on an empty library
     def base_rss(self):
@@ -538,18 +540,23 @@ class Bench:
             + ("" if r["photos_json_rc"] == 0 else f" (exit {r['photos_json_rc']})"), "–", None)
         if r["paging"]:
             row("`photos --offset 0 --limit 100`", f"{fmt_ms(r.get('photos_page_ms'))} ms", "–", None)
-        row("floor: `find` of the names", f"{fmt_ms(r['floor_find'])} ms", "–", None)
-        row("floor: stat-only walk (`find -printf '%s %T@'`)", f"{fmt_ms(r['floor_stat'])} ms", "–", None)
-        row("floor: C open + pread 64 KiB of every file, 1 thread (list / with readdir)",
-            f"{fmt_ms(r['floor_c_list'])} / {fmt_ms(r['floor_c_walk'])} ms", "–", None)
+        def spread(key):
+            lo, hi = r[key + "_range"]
+            return f"{fmt_ms(r[key])} ms ({fmt_ms(lo)}–{fmt_ms(hi)})"
+
+        row("floor: `find` of the names, median of 5 (min–max)", spread("floor_find"), "–", None)
+        row("floor: stat-only walk (`find -printf '%s %T@'`)", spread("floor_stat"), "–", None)
+        row("floor: C open + pread 64 KiB of every file, 1 thread, from a list", spread("floor_c_list"), "–", None)
+        row("floor: the same with the readdir walk", spread("floor_c_walk"), "–", None)
         lines = ["| figure | measured | target | met | floor (same run) |", "|---|---|---|---|---|"]
         lines += ["| " + " | ".join(cells) + " |" for cells in rows]
         return "\n".join(lines)
 
     def header(self):
-        load = open("/proc/loadavg").read().split()[:3]
+        load = open("/proc/loadavg").read().split()[0]
         return (f"{self.n:,} photos ({self.a.per_folder:,} a folder, {self.photo_bytes:,} bytes each, "
-                f"Exif from {self.camera}), {os.cpu_count()} CPUs, load average {' '.join(load)} at the end, "
+                f"Exif from {self.camera}), {os.cpu_count()} CPUs, 1-min load average {self.load_start} "
+                f"at the start, {load} at the end, "
                 f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
 
 
