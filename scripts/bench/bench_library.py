@@ -31,7 +31,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -44,14 +43,14 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, os.path.join(REPO, "clients", "python"))
 import big_library  # noqa: E402
+import library_report  # noqa: E402
 import pickerd_client  # noqa: E402
 import testcorpus  # noqa: E402
 
 # The daemon's info line after a scan ("library ROOT scanned: N photos in ..., 1198 ms, ...");
 # a verification after a restart may say "verified" instead.
 SCANNED = re.compile(r"(?:scanned|verified|verification)\b.*?\b([\d,]+) ms")
-EVENT_TIMEOUT = 10.0
-IDLE_SECONDS = 5.0
+from library_report import EVENT_TIMEOUT, IDLE_SECONDS  # noqa: E402
 EVENT_ROUNDS = 3
 
 
@@ -107,16 +106,6 @@ def reset_peak_rss(pid):
 
 def ms(seconds):
     return seconds * 1000.0
-
-
-def fmt_ms(v):
-    if v is None or v != v:
-        return "–"
-    return f"{v:,.0f}" if v >= 100 else f"{v:.1f}"
-
-
-def fmt_mb(kib):
-    return f"{kib / 1024:.1f} MB"
 
 
 # ------------------------------------------------------------------- daemon
@@ -471,86 +460,7 @@ class Bench:
 
     # -- report
     def table(self):
-        r, n = self.r, self.n
-        big = n >= 1_000_000
-        c_floor = r["floor_c_list"]
-        scan = r["scan_wait"]
-        rss_delta = r["rss_after_scan_kib"] - r["rss_base_kib"]
-        per_photo = rss_delta * 1024 / n
-        rows = []
-
-        def row(figure, value, target, met, floor=""):
-            rows.append((figure, value, target, {True: "yes", False: "**no**", None: "–"}[met], floor))
-
-        def le(v, bound):
-            return None if v is None or v != v else v <= bound
-
-        row("daemon start → socket answers (pickerctl ping from spawn)",
-            f"{fmt_ms(r['socket'])} ms (empty library: {fmt_ms(r['socket_empty'])} ms)",
-            "≤ 100 ms", le(r["socket"], 100))
-        log_scan = r["scan_log"]
-        row("first full scan: start → `library --wait` returns (daemon CPU user+sys)",
-            f"{fmt_ms(scan)} ms = {scan / c_floor:.2f}x C floor (CPU {fmt_ms(r['scan_cpu'])} ms)"
-            + (f"; log's \"scanned … ms\": {log_scan:,} ms = {log_scan / c_floor:.2f}x"
-               if log_scan is not None else ""),
-            "≤ 1.5x C floor", le(scan / c_floor, 1.5),
-            f"C open+pread 64 KiB, 1 thread: {fmt_ms(c_floor)} ms from a list, "
-            f"{fmt_ms(r['floor_c_walk'])} ms with readdir")
-        for k in ("status", "select-photo"):
-            count = r[f"cheap_{k}_n"]
-            row(f"`{k}` p99 during the first scan (one client, one request every ~5 ms)",
-                f"{fmt_ms(r[f'cheap_{k}_p99'])} ms (n={count})" if count
-                else "– (the scan was over before the first request)", "≤ 10 ms",
-                le(r[f"cheap_{k}_p99"], 10) if r[f"cheap_{k}_n"] else None)
-        index = (f"index {r['index_files']} file(s), {r['index_bytes'] / 1e6:.1f} MB" if r["index_files"]
-                 else "no index written: a full rescan")
-        row(f"restart → first `albums` with all {n:,} photos ({index})",
-            f"{fmt_ms(r['restart_albums'])} ms (socket {fmt_ms(r['restart_socket'])} ms)",
-            "≤ 2,000 ms" if big else "≤ 300 ms", le(r["restart_albums"], 2000 if big else 300),
-            f"stat-only walk: {fmt_ms(r['floor_stat'])} ms")
-        verify = r["restart_scan_log"]
-        row("restart: background verification (log's \"scanned … ms\")" if r["index_files"]
-            else "restart without an index: the full rescan (log's \"scanned … ms\")",
-            (f"{fmt_ms(verify)} ms = {verify / r['floor_stat']:.2f}x stat walk" if verify else "–")
-            + f"; `library --wait` returned {fmt_ms(r['restart_ready'])} ms after start",
-            "≤ 2x stat-only walk", le(verify / r["floor_stat"], 2) if verify else None,
-            f"stat-only walk: {fmt_ms(r['floor_stat'])} ms")
-        for k, what in (("event_added", "a photo copied in"), ("event_removed", "a photo deleted")):
-            got = [v for v in r[k] if v is not None]
-            missed = len(r[k]) - len(got)
-            row(f"{what} → `library_changes` in `watch --library --json` (from close / unlink)",
-                f"median {fmt_ms(median(got))} ms, max {fmt_ms(max(got) if got else None)} ms "
-                f"({len(r[k])} rounds" + (f", **{missed} with no event in {EVENT_TIMEOUT:.0f} s**)" if missed else ")"),
-                "≤ 1,000 ms", False if missed or not got else le(max(got), 1000))
-        row(f"first request (`albums`) after {IDLE_SECONDS:.0f} s idle, open connection",
-            f"{fmt_ms(r['idle_albums'])} ms (next one {fmt_ms(r['busy_albums'])} ms; "
-            f"a whole `pickerctl status` after idle {fmt_ms(r['idle_pickerctl_status'])} ms)",
-            "≤ 10 ms", le(r["idle_albums"], 10))
-        row("RSS after the scan − RSS on an empty library",
-            f"{fmt_mb(rss_delta)} = {per_photo:,.0f} B a photo (base {fmt_mb(r['rss_base_kib'])}, "
-            f"peak during scan {fmt_mb(r['hwm_scan_kib'])})",
-            "≤ 400 MB" if big else "≤ 300 B a photo", le(rss_delta / 1024, 400) if big else le(per_photo, 300))
-        paging = "paged by pickerctl" if r["paging"] else "one frame: no paging in this pickerctl"
-        row(f"peak RSS while listing All Photos (`photos --json`, {paging}), above RSS before",
-            fmt_mb(r["listing_peak_kib"]), "≤ 20 MB", le(r["listing_peak_kib"] / 1024, 20))
-        row("`photos` of All Photos (text)",
-            f"{fmt_ms(r['photos_text_ms'])} ms, {r['photos_text_bytes'] / 1e6:.1f} MB", "–", None)
-        row("`photos --json` of All Photos",
-            f"{fmt_ms(r['photos_json_ms'])} ms, {r['photos_json_bytes'] / 1e6:.1f} MB"
-            + ("" if r["photos_json_rc"] == 0 else f" (exit {r['photos_json_rc']})"), "–", None)
-        if r["paging"]:
-            row("`photos --offset 0 --limit 100`", f"{fmt_ms(r.get('photos_page_ms'))} ms", "–", None)
-        def spread(key):
-            lo, hi = r[key + "_range"]
-            return f"{fmt_ms(r[key])} ms ({fmt_ms(lo)}–{fmt_ms(hi)})"
-
-        row("floor: `find` of the names, median of 5 (min–max)", spread("floor_find"), "–", None)
-        row("floor: stat-only walk (`find -printf '%s %T@'`)", spread("floor_stat"), "–", None)
-        row("floor: C open + pread 64 KiB of every file, 1 thread, from a list", spread("floor_c_list"), "–", None)
-        row("floor: the same with the readdir walk", spread("floor_c_walk"), "–", None)
-        lines = ["| figure | measured | target | met | floor (same run) |", "|---|---|---|---|---|"]
-        lines += ["| " + " | ".join(cells) + " |" for cells in rows]
-        return "\n".join(lines)
+        return library_report.table(self.r, self.n)
 
     def header(self):
         load = open("/proc/loadavg").read().split()[0]
