@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """pickerd on a big photo library (issue 11), next to the floors measured in the same run.
 
-    bench_library.py --bin DIR [--photos N] [--per-folder 1000] [--library-dir DIR]
-                     [--rebuild] [--testdata DIR] [--work DIR] [--keep-work]
+    bench_library.py --bin DIR [--photos N] [--per-folder 1000] [--rounds 3] [--library-dir DIR]
+                     [--rebuild] [--testdata DIR] [--exif-from NAME] [--work DIR] [--keep-work]
 
 DIR holds release `pickerd` and `pickerctl`. N defaults to $BENCH_PHOTOS, else 100000
 (`BENCH_PHOTOS=1000` is the smoke run, `BENCH_PHOTOS=1000000` the big run by hand).
@@ -16,12 +16,12 @@ Measured, page cache warm (the floor walks once before anything is timed):
   floors:  `find` of the names; a stat-only walk (`find -printf '%s %T@'`); C open + pread
            64 KiB of every file, one thread (cfloor.c, built with gcc here), from a list and
            with the directory walk;
-  pickerd: start -> socket answers; first full scan (start -> `library --wait` returns, and the
+  pickerd: (--rounds times, median and range) start -> socket answers; first full scan (start -> `library --wait` returns, and the
            log's "scanned ... ms"); status/select-photo p99 during that scan; RSS after the scan
            minus the RSS of the same daemon on an empty library; `photos` of All Photos (time,
            bytes, peak RSS while listing); first request after 5 s idle; a photo copied in and
-           deleted -> `watch --library --json` events; restart on the same XDG_CACHE_HOME ->
-           first `albums` with the full count (an index under $XDG_CACHE_HOME/pickerd/ is used
+           deleted -> `watch --library --json` events; (--rounds times) restart on the same
+           XDG_CACHE_HOME -> first `albums` with the full count (an index under $XDG_CACHE_HOME/pickerd/ is used
            when the daemon writes one).
 Prints ONE table (also WORK/bench-library.md). Python stdlib + Pillow only.
 """
@@ -256,29 +256,28 @@ class Bench:
         d.stop()
 
     # -- first start: socket, scan, cheap requests during the scan, RSS
+    def record(self, key, value):
+        """Adds one round's figure: r[key] is the median of the rounds, r[key + "_all"] all of them."""
+        values = self.r.setdefault(key + "_all", [])
+        values.append(value)
+        got = [v for v in values if v is not None]
+        self.r[key] = median(got) if got else None
+
     def first_start(self):
-        print("bench-library: first start (no index)", flush=True)
+        """--rounds first starts, each with a fresh XDG_CACHE_HOME; the last daemon stays up."""
         self.xdg = os.path.join(self.work, "xdg-cache")
-        shutil.rmtree(self.xdg, ignore_errors=True)
-        d = Daemon(self, "main", self.lib, self.xdg)
-        self.r["socket"] = ms(d.wait_socket())
-        waiter = subprocess.Popen(d.ctl("library", "--wait"), stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        stop = threading.Event()
         lat = {"status": [], "select-photo": []}
         errors = []
-        client = threading.Thread(target=self.cheap_loop, args=(d, stop, lat, errors), daemon=True)
-        client.start()
-        waiter.wait()
-        self.r["scan_wait"] = ms(now() - d.started)
-        self.r["scan_cpu"] = ms(proc_cpu_seconds(d.pid))
-        stop.set()
-        client.join()
-        scanned = d.scanned_lines()
-        self.r["scan_log"] = scanned[0] if scanned else None
-        for k, xs in lat.items():
-            self.r[f"cheap_{k}_p99"] = p99(xs)
-            self.r[f"cheap_{k}_n"] = len(xs)
+        for k in range(self.a.rounds):
+            print(f"bench-library: first start (no index), round {k + 1} of {self.a.rounds}", flush=True)
+            shutil.rmtree(self.xdg, ignore_errors=True)
+            d = Daemon(self, f"main{k + 1}", self.lib, self.xdg)
+            self.scan_round(d, lat, errors)
+            if k + 1 < self.a.rounds:
+                d.stop()
+        for kind, xs in lat.items():
+            self.r[f"cheap_{kind}_p99"] = p99(xs)
+            self.r[f"cheap_{kind}_n"] = len(xs)
         self.r["cheap_errors"] = len(errors)
         if errors:
             self.notes.append(f"during the scan {len(errors)} cheap request(s) were answered with an error "
@@ -287,6 +286,22 @@ class Bench:
         self.r["rss_after_scan_kib"] = proc_status_kib(d.pid, "VmRSS")
         self.r["hwm_scan_kib"] = proc_status_kib(d.pid, "VmHWM")
         return d
+
+    def scan_round(self, d, lat, errors):
+        """Socket, scan (library --wait, CPU, log) and cheap requests during the scan, of one start."""
+        self.record("socket", ms(d.wait_socket()))
+        waiter = subprocess.Popen(d.ctl("library", "--wait"), stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        stop = threading.Event()
+        client = threading.Thread(target=self.cheap_loop, args=(d, stop, lat, errors), daemon=True)
+        client.start()
+        waiter.wait()
+        self.record("scan_wait", ms(now() - d.started))
+        self.record("scan_cpu", ms(proc_cpu_seconds(d.pid)))
+        stop.set()
+        client.join()
+        scanned = d.scanned_lines()
+        self.record("scan_log", scanned[0] if scanned else None)
 
     def cheap_loop(self, d, stop, lat, errors):
         """status and select-photo, one every ~5 ms, on one connection, while the scan runs."""
@@ -429,7 +444,7 @@ class Bench:
 
     # -- restart on the same XDG_CACHE_HOME
     def restart(self, d):
-        print("bench-library: restart", flush=True)
+        """--rounds restarts on the same library and XDG_CACHE_HOME as the first start."""
         d.stop()
         index_dir = os.path.join(self.xdg, "pickerd")
         files = []
@@ -437,22 +452,26 @@ class Bench:
             files += [os.path.join(root, f) for f in names]
         self.r["index_files"] = len(files)
         self.r["index_bytes"] = sum(os.path.getsize(f) for f in files)
-        d2 = Daemon(self, "restart", self.lib, self.xdg)
-        self.r["restart_socket"] = ms(d2.wait_socket())
-        first_albums = None
-        with pickerd_client.Client(d2.sock, timeout=60, client_name="bench-library") as c:
-            while now() - d2.started < 120:
+        for k in range(self.a.rounds):
+            print(f"bench-library: restart, round {k + 1} of {self.a.rounds}", flush=True)
+            d2 = Daemon(self, f"restart{k + 1}", self.lib, self.xdg)
+            self.record("restart_socket", ms(d2.wait_socket()))
+            self.record("restart_albums", self.first_full_albums(d2))
+            run(d2.ctl("library", "--wait"))
+            self.record("restart_ready", ms(now() - d2.started))
+            scanned = d2.scanned_lines()
+            self.record("restart_scan_log", scanned[0] if scanned else None)
+            d2.stop()
+
+    def first_full_albums(self, d):
+        """ms from spawn to the first `albums` reply that counts every photo (None after 120 s)."""
+        with pickerd_client.Client(d.sock, timeout=60, client_name="bench-library") as c:
+            while now() - d.started < 120:
                 albums = c.albums()
                 if albums and max(a.photo_count for a in albums) >= self.n:
-                    first_albums = ms(now() - d2.started)
-                    break
+                    return ms(now() - d.started)
                 time.sleep(0.002)
-        self.r["restart_albums"] = first_albums
-        run(d2.ctl("library", "--wait"))
-        self.r["restart_ready"] = ms(now() - d2.started)
-        scanned = d2.scanned_lines()
-        self.r["restart_scan_log"] = scanned[0] if scanned else None
-        d2.stop()
+        return None
 
     def stop_all(self):
         for d in self.daemons:
@@ -467,7 +486,8 @@ class Bench:
         return (f"{self.n:,} photos ({self.a.per_folder:,} a folder, {self.photo_bytes:,} bytes each, "
                 f"Exif from {self.camera}), {os.cpu_count()} CPUs, 1-min load average {self.load_start} "
                 f"at the start, {load} at the end, "
-                f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+                f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Start and restart: median of "
+                f"{self.a.rounds} round(s) [min–max]; floors: median of 5 (min–max).")
 
 
 def main():
@@ -475,6 +495,7 @@ def main():
     ap.add_argument("--bin", required=True, help="folder with release pickerd and pickerctl")
     ap.add_argument("--photos", type=int, default=int(os.environ.get("BENCH_PHOTOS") or 100000))
     ap.add_argument("--per-folder", type=int, default=1000)
+    ap.add_argument("--rounds", type=int, default=3, help="first starts and restarts to measure (default 3)")
     ap.add_argument("--library-dir", help="where the library is built and kept")
     ap.add_argument("--rebuild", action="store_true", help="rebuild the library even if it is there")
     ap.add_argument("--testdata", help="test corpus (default: scripts/testcorpus.py's choice)")
@@ -483,8 +504,8 @@ def main():
     ap.add_argument("--work", help="work dir (default: a new temp dir, removed at the end)")
     ap.add_argument("--keep-work", action="store_true", help="keep the work dir (logs, listings)")
     a = ap.parse_args()
-    if a.photos < 1:
-        sys.exit("bench-library: --photos must be at least 1")
+    if a.photos < 1 or a.rounds < 1:
+        sys.exit("bench-library: --photos and --rounds must be at least 1")
     b = Bench(a)
     ok = False
     try:
