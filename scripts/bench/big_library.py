@@ -96,7 +96,21 @@ def template(camera_jpeg):
         (n,) = struct.unpack(">H", body[2:4])
         body = body[2 + n:]
     data = b"\xff\xd8" + app1 + body
-    return data, [2 + o for o in offsets]
+    offsets = [2 + o for o in offsets]
+    check(data, offsets)
+    return data, offsets
+
+
+def check(data, offsets):
+    """Exits unless Pillow decodes a patched copy and reads its DateTimeOriginal back."""
+    probe = bytearray(data)
+    for o in offsets:
+        probe[o:o + 19] = date_bytes(1)
+    im = Image.open(io.BytesIO(bytes(probe)))
+    im.load()
+    original = im.getexif().get_ifd(EXIF_IFD_POINTER).get(0x9003)
+    if im.size != SIZE or original != date_bytes(1).decode():
+        sys.exit(f"big_library: the template does not read back ({im.size}, DateTimeOriginal {original!r})")
 
 
 def photo_path(out, index, per_folder):
