@@ -3,6 +3,7 @@
 #   make test    install missing Debian packages, debug build, swift test
 #   make build   release build
 #   make bench   side-by-side benchmark vs vipsthumbnail, ImageMagick, Pillow (docs/PERFORMANCE.md)
+#   make bench-library   pickerd on a 100,000-photo library next to find/stat/C floors (BENCH_PHOTOS)
 #   make install PREFIX=~/.local   binaries, systemd user units, completions
 #   make fuzz    libFuzzer targets for 60 s each (FUZZ_SECONDS, FUZZ_JOBS; fuzz/README.md)
 #   make soak    load and fault soak of a release pickerd, 60 s (SOAK_SECONDS; docs/RELIABILITY.md)
@@ -19,7 +20,7 @@ endif
 
 SWIFT ?= swift
 
-.PHONY: deps build test demo clean bench install
+.PHONY: deps build test demo clean bench bench-library install
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -65,6 +66,16 @@ bench:
 	@command -v $(SWIFT) >/dev/null || { echo "make: $(SWIFT) not found: install Swift 6.3 in /opt/swift (or put it on PATH)" >&2; exit 1; }
 	$(SWIFT) build -c release
 	/usr/bin/python3 scripts/bench/bench.py --bin "$$($(SWIFT) build -c release --show-bin-path)" $(BENCH_ARGS)
+
+# A library of BENCH_PHOTOS small camera-Exif JPEGs (default 100000; 1000 for a smoke run, 1000000
+# by hand), kept in ~/.cache/pickerd-bench/library-N between runs (BENCH_ARGS=--rebuild to remake);
+# start, scan, restart, live events, idle, RSS and listings next to the floors of the same run.
+BENCH_PHOTOS ?= 100000
+bench-library: deps
+	@command -v gcc >/dev/null || { echo "make: gcc not found (the C floor is compiled at bench time)" >&2; exit 1; }
+	$(SWIFT) build -c release
+	/usr/bin/python3 scripts/bench/bench_library.py --bin "$$($(SWIFT) build -c release --show-bin-path)" \
+		--photos $(BENCH_PHOTOS) $(BENCH_ARGS)
 
 # Binaries, systemd user units and shell completions under $(DESTDIR)$(PREFIX).
 install: build
