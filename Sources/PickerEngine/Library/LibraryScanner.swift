@@ -46,6 +46,21 @@ public struct LibraryScanner: Sendable {
     /// - Throws: `.ioError` when the root does not exist, is not a folder or cannot be resolved.
     public func scan(reusing previous: [String: Photo] = [:],
                      onFolder: ((Int32, String) -> Void)? = nil) throws(PickerError) -> LibrarySnapshot {
+        try scanCounting(reusing: previous, onFolder: onFolder).snapshot
+    }
+
+    /// What a rescan found, counted as it went (no second pass over 100,000 photos to compare).
+    struct Result {
+        var snapshot: LibrarySnapshot
+        /// Files not in `previous`, and files in it whose version changed.
+        var added: [String] = [], changed: [String] = []
+        /// Files of `previous` found unchanged.
+        var unchanged = 0
+    }
+
+    /// `scan(reusing:onFolder:)`, also saying which files were added and changed.
+    func scanCounting(reusing previous: [String: Photo],
+                      onFolder: ((Int32, String) -> Void)?) throws(PickerError) -> Result {
         let clock = ContinuousClock()
         let started = clock.now
 
@@ -66,9 +81,14 @@ public struct LibraryScanner: Sendable {
 
         var skipped = walker.skipped
         var byFolder: [String: [Photo]] = [:]
+        var added: [String] = [], changed: [String] = [], unchanged = 0
         for (file, outcome) in zip(files, outcomes) {
             switch outcome {
+            case .reused(let photo):
+                unchanged += 1
+                byFolder[file.folder, default: []].append(photo)
             case .header(let header, let st):
+                if previous[file.relative] == nil { added.append(file.relative) } else { changed.append(file.relative) }
                 let photo = Photo(albumName: file.folder, fileName: file.name, relativePath: file.relative,
                                   header: header, byteSize: st.size, mtimeSeconds: st.mtimeSeconds,
                                   mtimeNanoseconds: st.mtimeNanoseconds, device: st.identity.device,
@@ -82,8 +102,9 @@ public struct LibraryScanner: Sendable {
 
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return LibrarySnapshot.assemble(root: root, rootDirectory: rootDirectory, byFolder: byFolder, skipped: skipped,
-                                        scanDurationSeconds: seconds)
+        let snapshot = LibrarySnapshot.assemble(root: root, rootDirectory: rootDirectory, byFolder: byFolder,
+                                                skipped: skipped, scanDurationSeconds: seconds)
+        return Result(snapshot: snapshot, added: added, changed: changed, unchanged: unchanged)
     }
 
     // MARK: - Naming and order
@@ -123,6 +144,8 @@ public struct LibraryScanner: Sendable {
     enum Outcome: Sendable {
         /// The header, and the status of the descriptor it was read from (what the index records).
         case header(ImageHeader, FileStatus)
+        /// Unchanged since the last scan (same device, inode, size and mtime): its record as it was.
+        case reused(Photo)
         case skipped(SkippedEntry.Reason, String)
     }
 
@@ -137,7 +160,7 @@ public struct LibraryScanner: Sendable {
                     let file = found.buffer[i]
                     if let st = file.status, let old = previous[file.relative], old.targetPath == nil,
                        old.version == st.version {
-                        slots.buffer[i] = .header(old.header, st)
+                        slots.buffer[i] = .reused(old)
                     } else {
                         slots.buffer[i] = readHeader(file, root: root)
                     }

@@ -46,9 +46,12 @@ public final class PhotoLibrary: Sendable {
         defer { scansRunning.subtract(1, ordering: .relaxed) }
         return scanGate.withLock { (count: inout Int) in
             let previous = current.withLock { $0.byPath }
+            var counted: LibraryScanner.Result?
             var snapshot: LibrarySnapshot
             do throws(PickerError) {
-                snapshot = try LibraryScanner(root: root).scan(reusing: previous, onFolder: onFolder)
+                let result = try LibraryScanner(root: root).scanCounting(reusing: previous, onFolder: onFolder)
+                counted = result
+                snapshot = result.snapshot
             } catch {
                 snapshot = LibrarySnapshot.empty(root: root)
                 snapshot.scanError = error
@@ -57,13 +60,28 @@ public final class PhotoLibrary: Sendable {
                 snapshot.scannedAtSeconds = Int64(now.tv_sec)
             }
             count += 1
-            let result = snapshot
+            let made = snapshot
             var index: [String: Photo] = [:]
-            index.reserveCapacity(result.allPhotos.count)
-            for photo in result.allPhotos { index[photo.relativePath] = photo }
-            current.withLock { $0 = (result, index) }
-            return (result, LibraryChangeSet(from: previous, to: index))
+            index.reserveCapacity(made.allPhotos.count)
+            for photo in made.allPhotos { index[photo.relativePath] = photo }
+            current.withLock { $0 = (made, index) }
+            return (made, Self.changes(from: previous, to: index, counted: counted))
         }
+    }
+
+    /// What a rescan changed, from what the scan counted: a path of `previous` is removed only if
+    /// it is not in the new index, and that is looked for only when fewer old files were found than
+    /// there were (at 100,000 photos this saves a second pass on every change).
+    static func changes(from previous: [String: Photo], to index: [String: Photo],
+                        counted: LibraryScanner.Result?) -> LibraryChangeSet {
+        guard let counted else { return LibraryChangeSet(from: previous, to: index) }
+        let order: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var removed: [String] = []
+        if counted.unchanged + counted.changed.count < previous.count {
+            removed = previous.keys.filter { index[$0] == nil }.sorted(by: order)
+        }
+        return LibraryChangeSet(added: counted.added.sorted(by: order), removed: removed,
+                                changed: counted.changed.sorted(by: order))
     }
 
     /// Makes photos loaded from the index current, before any scan (a restart serves at once; the
