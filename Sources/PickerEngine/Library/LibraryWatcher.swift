@@ -137,10 +137,10 @@ public final class LibraryWatcher: @unchecked Sendable {
             watched = [:]
         }
         let elapsed = monotonicNow() - started
+        index?.save(changes, photos: library.photosByPath)  // before the log line: "scanned" means saved
         Log.info("library \(snapshot.rootRealPath) scanned: \(snapshot.photoCount) photos in \(snapshot.albumCount - 1) albums, "
                  + "\(changes.added.count) added, \(changes.removed.count) removed, \(changes.changed.count) changed, "
                  + "\(Int(elapsed * 1000)) ms\(pollingReason == nil ? ", \(watched.count) folders watched" : "")")
-        index?.save(changes, photos: library.photosByPath)
         onRescan(LibraryUpdate(snapshot: snapshot, changes: changes, kind: kind))
         return elapsed
     }
