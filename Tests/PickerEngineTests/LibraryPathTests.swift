@@ -90,8 +90,8 @@ struct LibraryPathTests {
             #expect { try library.readPhotoBytes(photo) } throws: { ($0 as? PickerError)?.code == .noSuchPhoto }
 
             // A forged photo value cannot escape either.
-            var forged = photo
-            forged.relativePath = "../secret.jpg"
+            let forged = Photo(albumName: photo.albumName, fileName: "secret.jpg", relativePath: "../secret.jpg",
+                               header: photo.header, byteSize: photo.byteSize, mtimeSeconds: photo.mtimeSeconds)
             #expect { try library.readPhotoBytes(forged) } throws: { ($0 as? PickerError)?.code == .invalidName }
         }
     }

@@ -14,8 +14,7 @@ extension LibrarySnapshot {
         var everything: [Photo] = []
         for folder in LibraryScanner.sortedFolders(Array(byFolder.keys)) {
             let name = folder.isEmpty ? rootName : folder
-            var photos = NaturalSort.sorted(byFolder[folder] ?? []) { $0.fileName }
-            for i in photos.indices { photos[i].albumName = name }
+            let photos = NaturalSort.sorted(byFolder[folder] ?? []) { $0.fileName }.map { $0.inAlbum(name) }
             everything.append(contentsOf: photos)
             albums.append(Album(name: name, kind: .folder(relativePath: folder), photos: photos))
         }
