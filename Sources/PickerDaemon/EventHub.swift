@@ -45,7 +45,7 @@ final class EventHub: Sendable {
                 switch event {
                 case .session(_, let state):
                     return l.subscription.session == state.name ? (conn, l.subscribeID) : nil
-                case .library, .libraryChanges, .unknown:
+                case .library, .libraryChanges, .scanProgress, .unknown:
                     return l.subscription.library ? (conn, l.subscribeID) : nil
                 }
             }

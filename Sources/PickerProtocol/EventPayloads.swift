@@ -51,6 +51,8 @@ public enum Event: Sendable, Equatable {
     case library(LibraryInfo)
     /// Which photos a rescan added, removed and changed (sent with `library`, after it).
     case libraryChanges(LibraryChanges)
+    /// How far the running scan has got (about 4 a second while a scan runs, and once when it ends).
+    case scanProgress(ScanProgress)
     /// An event type this decoder does not know (from a newer server): kept, so a client can skip it.
     case unknown(type: UInt8, payload: [UInt8])
 
@@ -59,6 +61,7 @@ public enum Event: Sendable, Equatable {
         case .session: return .sessionEvent
         case .library: return .libraryEvent
         case .libraryChanges: return .libraryChangesEvent
+        case .scanProgress: return .scanProgressEvent
         case .unknown: return nil
         }
     }
@@ -73,6 +76,8 @@ public enum Event: Sendable, Equatable {
             Reply.encodeLibraryInfo(info, into: &w)
         case .libraryChanges(let changes):
             changes.encode(into: &w)
+        case .scanProgress(let progress):
+            progress.encode(into: &w)
         case let .unknown(type, payload):
             return Frame(type: type, requestID: subscriptionID, payload: payload)
         }
@@ -94,6 +99,8 @@ public enum Event: Sendable, Equatable {
             self = .library(try Reply.decodeLibraryInfo(&r))
         case .libraryChangesEvent?:
             self = .libraryChanges(try LibraryChanges.decode(from: &r))
+        case .scanProgressEvent?:
+            self = .scanProgress(try ScanProgress.decode(from: &r))
         default:
             guard frame.isEvent else { throw PickerError(.unknownMessageType, "not an event type: 0x\(hex(frame.type))") }
             self = .unknown(type: frame.type, payload: frame.payload)

@@ -10,6 +10,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case pong = 0x05
     case libraryInfo = 0x06
     case libraryInfoReply = 0x07
+    case scanProgress = 0x08
+    case scanProgressReply = 0x09
 
     case sessionNew = 0x10
     case sessionState = 0x11
@@ -52,4 +54,5 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case sessionEvent = 0x80
     case libraryEvent = 0x81
     case libraryChangesEvent = 0x82
+    case scanProgressEvent = 0x83
 }

@@ -48,6 +48,39 @@ public struct LibraryInfo: Sendable, Equatable {
     }
 }
 
+/// How far a library scan has got. Wire: `state:u8` (0 scanning, 1 ready), `files_done:u32`,
+/// `files_expected:u32` (0 = not known yet), `elapsed_ms:u32` (since the scan started; of the last scan when ready).
+public struct ScanProgress: Sendable, Equatable {
+    public var state: LibraryInfo.ScanState
+    public var filesDone: Int
+    /// Files the scan expects to look at: those of the last scan (or the index) until the walk has
+    /// found them all, then the real count; 0 when nothing is known yet.
+    public var filesExpected: Int
+    public var elapsedMilliseconds: Int
+    public init(state: LibraryInfo.ScanState, filesDone: Int, filesExpected: Int, elapsedMilliseconds: Int) {
+        self.state = state
+        self.filesDone = filesDone
+        self.filesExpected = filesExpected
+        self.elapsedMilliseconds = elapsedMilliseconds
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.u8(state.rawValue)
+        w.count(filesDone)
+        w.count(filesExpected)
+        w.count(elapsedMilliseconds)
+    }
+
+    static func decode(from r: inout ByteReader) throws(PickerError) -> ScanProgress {
+        let raw = try r.u8()
+        guard let state = LibraryInfo.ScanState(rawValue: raw) else {
+            throw PickerError(.malformedFrame, "unknown scan state \(raw)")
+        }
+        return ScanProgress(state: state, filesDone: Int(try r.u32()), filesExpected: Int(try r.u32()),
+                            elapsedMilliseconds: Int(try r.u32()))
+    }
+}
+
 /// Parameters of `session new`.
 public struct NewSession: Sendable, Equatable {
     public var name: String

@@ -4,6 +4,7 @@ public enum Reply: Sendable, Equatable {
     case error(PickerError)
     case pong(serverVersion: String)
     case libraryInfo(LibraryInfo)
+    case scanProgress(ScanProgress)
     case session(SessionState)
     case sessionList([SessionState])
     case sessionClosed(name: String)
@@ -23,6 +24,7 @@ public enum Reply: Sendable, Equatable {
         case .error: return .error
         case .pong: return .pong
         case .libraryInfo: return .libraryInfoReply
+        case .scanProgress: return .scanProgressReply
         case .session: return .sessionState
         case .sessionList: return .sessionListReply
         case .sessionClosed: return .sessionClosed
@@ -67,6 +69,8 @@ extension Reply {
             w.string(v)
         case .libraryInfo(let l):
             Reply.encodeLibraryInfo(l, into: &w)
+        case .scanProgress(let p):
+            p.encode(into: &w)
         case .session(let s):
             Reply.encodeSession(s, into: &w)
         case .sessionList(let list):
@@ -157,11 +161,13 @@ extension Reply {
             self = .pong(serverVersion: try r.string())
         case .libraryInfoReply:
             self = .libraryInfo(try Reply.decodeLibraryInfo(&r))
+        case .scanProgressReply:
+            self = .scanProgress(try ScanProgress.decode(from: &r))
         case .subscribed:
             self = .subscribed(try Subscription.decode(from: &r))
         case .cancelReply:
             self = .cancelReply(requestID: try r.u32(), found: try r.bool())
-        case .sessionEvent, .libraryEvent, .libraryChangesEvent:
+        case .sessionEvent, .libraryEvent, .libraryChangesEvent, .scanProgressEvent:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is an event, not a reply")
         case .sessionState:
             self = .session(try Reply.decodeSession(&r))
@@ -220,7 +226,7 @@ extension Reply {
                                         columns: v[5], rows: v[6], page: v[7], pages: v[8], cells: cells)
             let image = try r.bool() ? try Reply.decodeImage(&r) : nil
             self = .thumbnails(ThumbnailSheet(geometry: geometry, image: image))
-        case .hello, .ping, .libraryInfo, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
+        case .hello, .ping, .libraryInfo, .scanProgress, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
              .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .setSort, .photosPage, .getImage, .toggle, .selection,
              .clearSelection, .thumbnails, .preview, .subscribe, .cancel:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is a request, not a reply")

@@ -3,6 +3,7 @@ public enum Request: Sendable, Equatable {
     case hello(Hello)
     case ping
     case libraryInfo
+    case scanProgress
     case sessionNew(NewSession)
     case sessionList
     case sessionShow(name: String)
@@ -33,6 +34,7 @@ public enum Request: Sendable, Equatable {
         case .hello: return .hello
         case .ping: return .ping
         case .libraryInfo: return .libraryInfo
+        case .scanProgress: return .scanProgress
         case .sessionNew: return .sessionNew
         case .sessionList: return .sessionList
         case .sessionShow: return .sessionShow
@@ -60,7 +62,7 @@ public enum Request: Sendable, Equatable {
     /// The session this request reads or changes, if any (requests on one session run in order).
     public var sessionName: String? {
         switch self {
-        case .hello, .ping, .libraryInfo, .sessionList, .albums: return nil
+        case .hello, .ping, .libraryInfo, .scanProgress, .sessionList, .albums: return nil
         case .sessionNew(let n): return n.name
         case .sessionShow(let name), .sessionResize(let name, _, _), .sessionClose(let name): return name
         case .selectAlbum(let s, _), .photos(let s, _), .selectPhoto(let s, _), .stepPhoto(let s, _), .status(let s):
@@ -84,7 +86,7 @@ extension Request {
         case .hello(let h):
             w.u16(h.version)
             w.string(h.clientName)
-        case .ping, .libraryInfo, .sessionList, .albums:
+        case .ping, .libraryInfo, .scanProgress, .sessionList, .albums:
             break
         case .sessionNew(let n):
             w.string(n.name)
@@ -159,6 +161,7 @@ extension Request {
             self = .hello(Hello(version: version, clientName: try r.string()))
         case .ping: self = .ping
         case .libraryInfo: self = .libraryInfo
+        case .scanProgress: self = .scanProgress
         case .sessionList: self = .sessionList
         case .albums: self = .albums
         case .sessionNew:
@@ -229,9 +232,9 @@ extension Request {
             self = .subscribe(try Subscription.decode(from: &r))
         case .cancel:
             self = .cancel(requestID: try r.u32())
-        case .sessionEvent, .libraryEvent, .libraryChangesEvent:
+        case .sessionEvent, .libraryEvent, .libraryChangesEvent, .scanProgressEvent:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is an event, not a request")
-        case .helloReply, .error, .pong, .libraryInfoReply, .sessionState, .sessionListReply, .sessionClosed,
+        case .helloReply, .error, .pong, .libraryInfoReply, .scanProgressReply, .sessionState, .sessionListReply, .sessionClosed,
              .albumsReply, .photosReply, .photosPageReply, .image, .selectionReply, .thumbnailsReply, .subscribed, .cancelReply:
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is a reply, not a request")
         }

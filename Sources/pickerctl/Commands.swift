@@ -15,7 +15,7 @@ private func printSession(_ reply: Reply, _ inv: Invocation) throws(CLIError) {
     if inv.json { Output.json(Render.sessionJSON(s)) } else { Output.line(Render.sessionText(s)) }
 }
 
-private func unexpected(_ reply: Reply) -> CLIError {
+func unexpected(_ reply: Reply) -> CLIError {
     CLIError(message: "unexpected reply \(reply.messageType) from pickerd", exitCode: .failure)
 }
 
@@ -45,20 +45,6 @@ let commands: [CommandSpec] = [
                                  ("socket", .string(inv.socketPath))]))
         } else {
             Output.line(Render.shown(version))
-        }
-    },
-    CommandSpec(words: ["library"], summary: "library root, album and photo counts, scan state",
-                options: [OptionSpec(name: "--wait", valueName: nil, help: "wait until the scan is done")],
-                details: "The daemon scans in the background: it answers at once, and listings made during\nthe first scan say `scanning`. --wait returns when the scan is done.") { inv throws(CLIError) in
-        let l = try inv.flag("--wait") ? waitForScan(inv) : libraryInfo(inv.call(.libraryInfo))
-        let state = l.scanState == .ready ? "ready" : "scanning"
-        if inv.json {
-            Output.json(.object([("root", .string(l.root)), ("albums", .int(l.albumCount)), ("photos", .int(l.photoCount)),
-                                 ("scan_state", .string(state)), ("scanned_at", .int(Int(l.scannedAt))),
-                                 ("skipped", .int(l.skippedCount))]))
-        } else {
-            Output.line("root:    \(Render.shown(l.root))\nalbums:  \(l.albumCount)\nphotos:  \(l.photoCount)\nscan:    \(state)"
-                        + (l.skippedCount > 0 ? " (\(l.skippedCount) unreadable file(s) skipped)" : ""))
         }
     },
     CommandSpec(words: ["session", "new"], summary: "create a session with a pane size",
@@ -295,28 +281,6 @@ let integrationCommands: [CommandSpec] = [
         }
     },
 ]
-
-private func libraryInfo(_ reply: Reply) throws(CLIError) -> LibraryInfo {
-    guard case .libraryInfo(let l) = reply else { throw unexpected(reply) }
-    return l
-}
-
-/// Polls `libraryInfo` on one connection until the scan is done (a scan of 100,000 photos takes
-/// about a second; 50 ms polls cost the daemon nothing it would notice).
-private func waitForScan(_ inv: Invocation) throws(CLIError) -> LibraryInfo {
-    let conn = try inv.connect()
-    while true {
-        let reply: Reply
-        do throws(ClientError) {
-            reply = try conn.call(.libraryInfo)
-        } catch {
-            throw CLIError(error)
-        }
-        let info = try libraryInfo(reply)
-        if info.scanState == .ready { return info }
-        usleep(50_000)
-    }
-}
 
 /// Shell completions, and the hidden helper they call for live names.
 let completionCommands: [CommandSpec] = [

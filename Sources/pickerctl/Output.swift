@@ -20,6 +20,10 @@ enum Output {
     /// A text line written at once (unbuffered), for streams a reader follows live.
     static func streamLine(_ s: String) { writeAll(1, Array((InertText.escaped(s) + "\n").utf8)) }
 
+    /// Terminal control of our own (a progress bar's carriage return and erase): the text given is
+    /// made here, never from a name (names inside it went through `Render.shown`).
+    static func progress(_ s: String) { writeAll(1, Array(s.utf8)) }
+
     /// A JSON object as one line written at once (JSON escapes its own controls).
     static func streamJSON(_ v: JSONValue) { writeAll(1, Array((v.serialized + "\n").utf8)) }
 
@@ -143,9 +147,35 @@ enum Render {
             let lines = c.added.map { "library added \(shown($0))" } + c.removed.map { "library removed \(shown($0))" }
                 + c.changed.map { "library changed \(shown($0))" }
             return lines.joined(separator: "\n")
+        case .scanProgress(let p):
+            return "library \(scanText(p))"
         case let .unknown(type, payload):
             return "event 0x\(String(type, radix: 16)) (not known to this pickerctl, \(payload.count) bytes)"
         }
+    }
+
+    /// `scanning: 41,200 of ~100,000 files, 1.1 s` (or `ready: 100,000 files in 0.9 s`).
+    static func scanText(_ p: ScanProgress) -> String {
+        let seconds = "\(p.elapsedMilliseconds / 1000).\(p.elapsedMilliseconds % 1000 / 100) s"
+        guard p.state == .scanning else { return "ready: \(grouped(p.filesDone)) files in \(seconds)" }
+        let of = p.filesExpected > 0 ? " of ~\(grouped(p.filesExpected))" : ""
+        return "scanning: \(grouped(p.filesDone))\(of) files, \(seconds)"
+    }
+
+    static func scanFields(_ p: ScanProgress) -> [(String, JSONValue)] {
+        [("state", .string(p.state == .scanning ? "scanning" : "ready")), ("files_done", .int(p.filesDone)),
+         ("files_expected", .int(p.filesExpected)), ("elapsed_ms", .int(p.elapsedMilliseconds))]
+    }
+
+    /// 100000 → "100,000".
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return out
     }
 
     static func eventJSON(_ event: Event) -> JSONValue {
@@ -161,6 +191,8 @@ enum Render {
             return .object([("event", .string("library_changes")), ("added", .array(c.added.map(JSONValue.string))),
                             ("removed", .array(c.removed.map(JSONValue.string))),
                             ("changed", .array(c.changed.map(JSONValue.string)))])
+        case .scanProgress(let p):
+            return .object([("event", .string("scan_progress"))] + scanFields(p))
         case let .unknown(type, _):
             return .object([("event", .string("unknown")), ("type", .int(Int(type)))])
         }

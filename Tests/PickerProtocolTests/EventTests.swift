@@ -16,6 +16,8 @@ import Testing
                                  scannedAt: .min, skippedCount: Int(UInt32.max))),
             .libraryChanges(LibraryChanges(added: ["2024/Kyoto/IMG_0042.jpg", "写真/a b.png"], removed: ["x.jpg"], changed: [])),
             .libraryChanges(LibraryChanges()),
+            .scanProgress(ScanProgress(state: .scanning, filesDone: 41_200, filesExpected: 100_000, elapsedMilliseconds: 1100)),
+            .scanProgress(ScanProgress(state: .ready, filesDone: 0, filesExpected: 0, elapsedMilliseconds: 0)),
         ]
         return out
     }()
@@ -74,7 +76,7 @@ import Testing
 
     /// A newer server may send event kinds this decoder does not know: they are kept, not a decode failure,
     /// and encode back to the same frame.
-    @Test(arguments: [0x83, 0xC0, 0xFF] as [UInt8])
+    @Test(arguments: [0x84, 0xC0, 0xFF] as [UInt8])
     func unknownEventTypeIsKept(_ type: UInt8) throws {
         let frame = Frame(type: type, requestID: 9, payload: [1, 2, 3])
         let event = try Event(frame: frame)

@@ -24,6 +24,7 @@ enum GoldenVectorValues {
         "hello id=1": .request(.hello(Hello(version: 1, clientName: "pickerctl"))),
         "ping id=7": .request(.ping),
         "libraryInfo id=2": .request(.libraryInfo),
+        "scanProgress id=3": .request(.scanProgress),
         "sessionNew id=3": .request(.sessionNew(NewSession(name: "default", width: 640, height: nil))),
         "sessionNew id=4 all fields": .request(.sessionNew(NewSession(name: "main", width: 800, height: 600, maxSelection: 5, title: "Trip"))),
         "sessionList id=5": .request(.sessionList),
@@ -59,6 +60,8 @@ enum GoldenVectorValues {
         "error id=6": .reply(.error(PickerError(.noSuchSession, "no session named 'main'"))),
         "error id=0 frame too large": .reply(.error(FrameDecoder.Failure.tooLarge(length: 2_000_000, max: 1 << 20).pickerError)),
         "pong id=7": .reply(.pong(serverVersion: "0.1.0")),
+        "scanProgressReply id=3": .reply(.scanProgress(ScanProgress(
+            state: .scanning, filesDone: 41_200, filesExpected: 100_000, elapsedMilliseconds: 1100))),
         "libraryInfoReply id=2": .reply(.libraryInfo(LibraryInfo(
             root: "/home/ann/Pictures", albumCount: 3, photoCount: 42, scanState: .ready,
             scannedAt: 1_764_400_000, skippedCount: 1))),
@@ -114,6 +117,8 @@ enum GoldenVectorValues {
         "libraryEvent id=30": .event(.library(LibraryInfo(
             root: "/home/ann/Pictures", albumCount: 3, photoCount: 43, scanState: .ready,
             scannedAt: 1_764_400_300, skippedCount: 1))),
+        "scanProgressEvent id=30": .event(.scanProgress(ScanProgress(
+            state: .scanning, filesDone: 41_200, filesExpected: 100_000, elapsedMilliseconds: 1100))),
         "libraryChangesEvent id=30": .event(.libraryChanges(LibraryChanges(
             added: ["2024/Kyoto/IMG_0042.jpg"], removed: ["2024/Kyoto/IMG_0007.jpg"], changed: []))),
     ]

@@ -9,6 +9,7 @@ import Testing
         .hello(Hello(version: 1, clientName: "エディタ 🖼️ plugin")),
         .ping,
         .libraryInfo,
+        .scanProgress,
         .sessionNew(NewSession(name: "default", width: 640, height: nil)),
         .sessionNew(NewSession(name: "写真", width: 16, height: 8192, maxSelection: 1, title: "Fotos 📷")),
         .sessionNew(NewSession(name: "max", width: Int(UInt32.max), height: Int(UInt32.max),

@@ -61,15 +61,15 @@ struct SeededGenerator: RandomNumberGenerator {
 /// Which message types are requests, replies and events. Kept by hand on purpose:
 /// `everyMessageTypeIsClassifiedAsRequestReplyOrEvent` fails when a new case is added without deciding its direction.
 let requestTypes: Set<MessageType> = [
-    .hello, .ping, .libraryInfo, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
+    .hello, .ping, .libraryInfo, .scanProgress, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
     .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .getImage,
     .toggle, .selection, .clearSelection, .thumbnails, .preview, .subscribe, .cancel,
     .setSort, .photosPage,
 ]
 let replyTypes: Set<MessageType> = [
-    .helloReply, .error, .pong, .libraryInfoReply, .sessionState, .sessionListReply, .sessionClosed,
+    .helloReply, .error, .pong, .libraryInfoReply, .scanProgressReply, .sessionState, .sessionListReply, .sessionClosed,
     .albumsReply, .photosReply, .image, .selectionReply, .thumbnailsReply, .subscribed, .cancelReply,
     .photosPageReply,
 ]
 /// Server-initiated frames (type ≥ 0x80): neither requests nor replies.
-let eventTypes: Set<MessageType> = [.sessionEvent, .libraryEvent, .libraryChangesEvent]
+let eventTypes: Set<MessageType> = [.sessionEvent, .libraryEvent, .libraryChangesEvent, .scanProgressEvent]

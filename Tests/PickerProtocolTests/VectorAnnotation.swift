@@ -130,7 +130,7 @@ struct VectorAnnotation {
         case .hello:
             u16("version")
             string("client_name")
-        case .ping, .libraryInfo, .sessionList, .albums:
+        case .ping, .libraryInfo, .scanProgress, .sessionList, .albums:
             break
         case .sessionNew:
             string("name")
@@ -165,6 +165,11 @@ struct VectorAnnotation {
             u8("scan_state") { $0 == 0 ? "scanning" : "ready" }
             i64("scanned_at, Unix seconds")
             u32("skipped_count")
+        case .scanProgressReply, .scanProgressEvent:
+            u8("state") { $0 == 0 ? "scanning" : "ready" }
+            u32("files_done")
+            u32("files_expected") { $0 == 0 ? "not known yet" : "" }
+            u32("elapsed_ms")
         case .libraryChangesEvent:
             list("added") { $0.string("path") }
             list("removed") { $0.string("path") }

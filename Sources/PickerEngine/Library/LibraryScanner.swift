@@ -46,7 +46,7 @@ public struct LibraryScanner: Sendable {
     /// - Throws: `.ioError` when the root does not exist, is not a folder or cannot be resolved.
     public func scan(reusing previous: [String: Photo] = [:],
                      onFolder: ((Int32, String) -> Void)? = nil) throws(PickerError) -> LibrarySnapshot {
-        try scanCounting(reusing: previous, onFolder: onFolder).snapshot
+        try scanCounting(reusing: previous, onFolder: onFolder, progress: nil).snapshot
     }
 
     /// What a rescan found, counted as it went (no second pass over 100,000 photos to compare).
@@ -59,8 +59,8 @@ public struct LibraryScanner: Sendable {
     }
 
     /// `scan(reusing:onFolder:)`, also saying which files were added and changed.
-    func scanCounting(reusing previous: [String: Photo],
-                      onFolder: ((Int32, String) -> Void)?) throws(PickerError) -> Result {
+    func scanCounting(reusing previous: [String: Photo], onFolder: ((Int32, String) -> Void)?,
+                      progress: ScanProgressMeter?) throws(PickerError) -> Result {
         let clock = ContinuousClock()
         let started = clock.now
 
@@ -77,7 +77,8 @@ public struct LibraryScanner: Sendable {
         walker.walkAll()
 
         let files = walker.files
-        let outcomes = Self.readHeaders(files, root: rootDirectory, reusing: previous)
+        progress?.walkFinished(files: files.count)
+        let outcomes = Self.readHeaders(files, root: rootDirectory, reusing: previous, progress: progress)
 
         var skipped = walker.skipped
         var byFolder: [String: [Photo]] = [:]
@@ -149,7 +150,8 @@ public struct LibraryScanner: Sendable {
         case skipped(SkippedEntry.Reason, String)
     }
 
-    static func readHeaders(_ files: [FoundFile], root: RootDirectory, reusing previous: [String: Photo]) -> [Outcome] {
+    static func readHeaders(_ files: [FoundFile], root: RootDirectory, reusing previous: [String: Photo],
+                            progress: ScanProgressMeter? = nil) -> [Outcome] {
         guard !files.isEmpty else { return [] }
         var outcomes = [Outcome](repeating: .skipped(.unreadable, "not read"), count: files.count)
         outcomes.withUnsafeMutableBufferPointer { buffer in
@@ -164,6 +166,7 @@ public struct LibraryScanner: Sendable {
                     } else {
                         slots.buffer[i] = readHeader(file, root: root)
                     }
+                    progress?.fileDone()
                 }
             }
         }

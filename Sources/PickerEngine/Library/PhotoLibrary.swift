@@ -21,6 +21,8 @@ public final class PhotoLibrary: Sendable {
     /// photos up by path); replaced together so the two always agree.
     private let current: Mutex<(snapshot: LibrarySnapshot, byPath: [String: Photo])>
     private let scanGate = Mutex<Int>(0)
+    /// How far the running scan has got.
+    public let progress = ScanProgressMeter()
     private let scansRunning = Atomic<Int>(0)
 
     /// A library over `root`, empty until `rescan()` is called.
@@ -46,10 +48,13 @@ public final class PhotoLibrary: Sendable {
         defer { scansRunning.subtract(1, ordering: .relaxed) }
         return scanGate.withLock { (count: inout Int) in
             let previous = current.withLock { $0.byPath }
+            progress.begin(expected: previous.count)
+            defer { progress.end() }
             var counted: LibraryScanner.Result?
             var snapshot: LibrarySnapshot
             do throws(PickerError) {
-                let result = try LibraryScanner(root: root).scanCounting(reusing: previous, onFolder: onFolder)
+                let result = try LibraryScanner(root: root).scanCounting(reusing: previous, onFolder: onFolder,
+                                                                         progress: progress)
                 counted = result
                 snapshot = result.snapshot
             } catch {

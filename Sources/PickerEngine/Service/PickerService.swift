@@ -49,6 +49,7 @@ public final class PickerService: Sendable {
             self?.libraryUpdated(update)
         }
         self.watcher.withLock { $0 = watcher }
+        library.progress.onTick { [events] in events(.scanProgress($0)) }
         events(.library(library.info))
         watcher.start()
     }
@@ -141,6 +142,8 @@ public final class PickerService: Sendable {
             return .pong(serverVersion: configuration.serverVersion)
         case .libraryInfo:
             return .libraryInfo(library.info)
+        case .scanProgress:
+            return .scanProgress(library.progress.current)
         case .sessionNew(let params):
             let session = try Session(params)
             try sessions.create(session)
