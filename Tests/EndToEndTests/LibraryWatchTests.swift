@@ -46,6 +46,14 @@ import Testing
             }
             return false
         }
+        /// Waits (up to 15 s) until `condition` holds, without parsing the events on each poll.
+        func waitUntil(_ condition: () -> Bool) -> Bool {
+            for _ in 0..<300 {
+                if condition() { return true }
+                usleep(50_000)
+            }
+            return false
+        }
         var all: (added: [String], removed: [String], changed: [String]) {
             changes.reduce(into: ([], [], [])) { $0.0 += $1.added; $0.1 += $1.removed; $0.2 += $1.changed }
         }
@@ -133,5 +141,42 @@ import Testing
         #expect(status["selection_count"] as? Int == 0, "\(status)")
         let selection = try daemon.ctl("selection", "--json", session: "g")
         #expect(!selection.stdoutText.contains("one.jpg"), "the gone pick is dropped: \(selection)")
+    }
+
+    /// A scan that takes a while reports how far it has got: `scan_progress` events about 4 a
+    /// second (files done against the count the walk found), then one saying ready.
+    @Test func aLongRescanSendsProgressEventsThenReady() throws {
+        let watch = try Watch(daemon)
+        #expect(try daemon.ctl("library", "--wait").exitCode == 0)
+        usleep(200_000)
+        // 20,000 files made beside the library, then moved in with one rename: one rescan of about
+        // 0.65 s in a debug build here (6,000 took 165 ms, under one tick).
+        let staging = library.url.deletingLastPathComponent().appendingPathComponent("stage-\(UUID().uuidString.prefix(6))")
+        defer { _ = try? runProcess("/bin/rm", ["-rf", staging.path]) }
+        let made = try runProcess(TestEnvironment.python, ["-c", """
+            import os, sys
+            src, folder = sys.argv[1], sys.argv[2]
+            os.makedirs(folder)
+            data = open(src, 'rb').read()
+            for i in range(20000):
+                with open(os.path.join(folder, 'p%d.jpg' % i), 'wb') as f: f.write(data)
+            """, photo.path, staging.path])
+        try #require(made.exitCode == 0, "\(made)")
+        try FileManager.default.moveItem(at: staging, to: library.url.appendingPathComponent("Big"))
+        func progress() -> [[String: Any]] {
+            let text = (try? String(contentsOfFile: watch.out, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").filter { $0.contains("scan_progress") }.compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+            }
+        }
+        #expect(watch.waitUntil { progress().contains { $0["state"] as? String == "ready" } }, "\(progress())")
+        let seen = progress()
+        let scanning = seen.filter { $0["state"] as? String == "scanning" }
+        #expect(!scanning.isEmpty, "\(seen)")
+        #expect(scanning.allSatisfy { ($0["files_done"] as? Int ?? 0) <= ($0["files_expected"] as? Int ?? 0) }, "\(seen)")
+        #expect(seen.last?["files_done"] as? Int == 20_002, "the end counts every file looked at: \(seen)")
+        let text = try daemon.ctl("library")
+        #expect(text.stdoutText.contains("scan:    ready") && text.stdoutText.contains("photos:  20002"), "\(text)")
+        _ = try runProcess("/bin/rm", ["-rf", library.url.appendingPathComponent("Big").path])  // FileManager takes seconds
     }
 }

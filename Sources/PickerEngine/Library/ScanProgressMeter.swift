@@ -1,18 +1,19 @@
+import Dispatch
 import PickerProtocol
 import PickerSystem
 import Synchronization
 
-/// How far the running scan has got, for `scanProgress` and for ~4 progress events a second.
-/// Files are counted from the header-reading workers, so the counter is atomic; the rest changes
-/// once or twice a scan and sits behind one lock.
+/// How far the running scan has got, for `scanProgress` and for progress events: a timer sends one
+/// every 250 ms while a scan runs, and one saying ready when a scan that sent any ends (a rescan
+/// after a change is shorter than that and sends none: the library events say what changed).
+/// Files are counted from the header-reading workers, so the counter is atomic.
 public final class ScanProgressMeter: Sendable {
-    /// Shortest time between two progress events.
+    /// Time between two progress events.
     static let tickMilliseconds = 250
 
     private let done = Atomic<Int>(0)
-    private let nextTick = Atomic<Int>(0)
-    /// A tick went out during this scan: the end is announced too. A scan shorter than one tick
-    /// (a rescan after a change) announces nothing: the library events say what changed.
+    /// Which scan the pending timer belongs to (a timer of an ended scan does nothing).
+    private let generation = Atomic<Int>(0)
     private let ticked = Atomic<Bool>(false)
     private let state = Mutex<(scanning: Bool, expected: Int, started: Double, finished: Double)>((false, 0, 0, 0))
     private let listener = Mutex<(@Sendable (ScanProgress) -> Void)?>(nil)
@@ -23,31 +24,22 @@ public final class ScanProgressMeter: Sendable {
     public func onTick(_ f: @escaping @Sendable (ScanProgress) -> Void) { listener.withLock { $0 = f } }
 
     /// A scan starts; `expected` is the number of files of the last scan (0 if none).
-    func begin(expected: Int) {
+    public func begin(expected: Int) {
         done.store(0, ordering: .relaxed)
         ticked.store(false, ordering: .relaxed)
-        let now = monotonicNow()
-        nextTick.store(Int(now * 1000) + Self.tickMilliseconds, ordering: .relaxed)
-        state.withLock { $0 = (true, expected, now, 0) }
+        state.withLock { $0 = (true, expected, monotonicNow(), 0) }
+        schedule(generation.add(1, ordering: .relaxed).newValue)
     }
 
     /// The walk has found every file: the real count replaces the estimate.
-    func walkFinished(files: Int) { state.withLock { $0.expected = files } }
+    public func walkFinished(files: Int) { state.withLock { $0.expected = files } }
 
-    /// One file looked at (header read or record reused); sends a tick when one is due.
-    func fileDone() {
-        done.add(1, ordering: .relaxed)
-        let now = Int(monotonicNow() * 1000)
-        let due = nextTick.load(ordering: .relaxed)
-        guard now >= due,
-              nextTick.compareExchange(expected: due, desired: now + Self.tickMilliseconds, ordering: .relaxed).exchanged
-        else { return }
-        ticked.store(true, ordering: .relaxed)
-        send()
-    }
+    /// One file looked at (header read or record reused).
+    public func fileDone() { done.add(1, ordering: .relaxed) }
 
-    /// The scan ended (also when it failed): one last tick, `ready`, if any was sent.
-    func end() {
+    /// The scan ended (also when it failed): one last event, `ready`, if any was sent.
+    public func end() {
+        generation.add(1, ordering: .relaxed)
         state.withLock { $0.scanning = false; $0.finished = monotonicNow() }
         if ticked.load(ordering: .relaxed) { send() }
     }
@@ -58,6 +50,15 @@ public final class ScanProgressMeter: Sendable {
         let elapsed = (s.scanning ? monotonicNow() : s.finished) - s.started
         return ScanProgress(state: s.scanning ? .scanning : .ready, filesDone: done.load(ordering: .relaxed),
                             filesExpected: s.expected, elapsedMilliseconds: max(0, Int(elapsed * 1000)))
+    }
+
+    private func schedule(_ scan: Int) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Self.tickMilliseconds)) { [weak self] in
+            guard let self, self.generation.load(ordering: .relaxed) == scan else { return }
+            self.ticked.store(true, ordering: .relaxed)
+            self.send()
+            self.schedule(scan)
+        }
     }
 
     private func send() {
