@@ -39,6 +39,7 @@ DEFAULT_MAX_REQUEST_FRAME = 1024 * 1024
 
 # Message types (PROTOCOL.md, "Message types").
 HELLO, HELLO_REPLY, ERROR, PING, PONG, LIBRARY_INFO, LIBRARY_INFO_REPLY = 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07
+SCAN_PROGRESS, SCAN_PROGRESS_REPLY = 0x08, 0x09
 SESSION_NEW, SESSION_STATE, SESSION_LIST, SESSION_LIST_REPLY = 0x10, 0x11, 0x12, 0x13
 SESSION_SHOW, SESSION_RESIZE, SESSION_CLOSE, SESSION_CLOSED = 0x14, 0x16, 0x18, 0x19
 ALBUMS, ALBUMS_REPLY, SELECT_ALBUM, PHOTOS, PHOTOS_REPLY = 0x20, 0x21, 0x22, 0x24, 0x25
@@ -47,7 +48,7 @@ SET_SORT, PHOTOS_PAGE, PHOTOS_PAGE_REPLY = 0x2C, 0x2E, 0x2F
 TOGGLE, SELECTION, SELECTION_REPLY, CLEAR_SELECTION = 0x40, 0x42, 0x43, 0x44
 THUMBNAILS, THUMBNAILS_REPLY, PREVIEW = 0x46, 0x47, 0x48
 SUBSCRIBE, SUBSCRIBED, CANCEL, CANCEL_REPLY = 0x50, 0x51, 0x52, 0x53
-SESSION_EVENT, LIBRARY_EVENT, LIBRARY_CHANGES_EVENT = 0x80, 0x81, 0x82
+SESSION_EVENT, LIBRARY_EVENT, LIBRARY_CHANGES_EVENT, SCAN_PROGRESS_EVENT = 0x80, 0x81, 0x82, 0x83
 EVENT_BIT = 0x80
 
 ERROR_NAMES = {
@@ -341,7 +342,27 @@ class LibraryChangesEvent:
     changed: List[str]
 
 
-Event = Union[SessionEvent, LibraryEvent, LibraryChangesEvent]
+@dataclass
+class ScanProgress:
+    """How far a library scan has got (PROTOCOL.md 0x09)."""
+    scanning: bool
+    files_done: int
+    files_expected: int   # 0 = not known yet
+    elapsed_ms: int
+
+
+@dataclass
+class ScanProgressEvent:
+    subscription: int
+    progress: ScanProgress
+
+
+Event = Union[SessionEvent, LibraryEvent, LibraryChangesEvent, ScanProgressEvent]
+
+
+def _read_scan_progress(r) -> ScanProgress:
+    state = r.u8()
+    return ScanProgress(state == 0, r.u32(), r.u32(), r.u32())
 
 
 # --------------------------------------------------------------------------------------------
@@ -779,6 +800,8 @@ class Client:
                                         _read_session_state(r))
         elif type_ == LIBRARY_EVENT:
             event = LibraryEvent(request_id, _read_library_info(r))
+        elif type_ == SCAN_PROGRESS_EVENT:
+            event = ScanProgressEvent(request_id, _read_scan_progress(r))
         elif type_ == LIBRARY_CHANGES_EVENT:
             lists = [[r.string() for _ in range(r.count(4))] for _ in range(3)]
             event = LibraryChangesEvent(request_id, *lists)
@@ -801,6 +824,13 @@ class Client:
             self._expect(t, LIBRARY_INFO_REPLY, r)
             return _read_library_info(r)
         return self._call(LIBRARY_INFO, b"", dec)
+
+    def scan_progress(self) -> ScanProgress:
+        """How far the library scan has got (scanning False when none runs)."""
+        def dec(t, r):
+            self._expect(t, SCAN_PROGRESS_REPLY, r)
+            return _read_scan_progress(r)
+        return self._call(SCAN_PROGRESS, b"", dec)
 
     def albums(self) -> List[Album]:
         def dec(t, r):

@@ -37,6 +37,15 @@ class HandshakeTest(unittest.TestCase):
             self.assertEqual(albums[0].photo_count, info.photo_count)
             self.assertEqual([a.index for a in albums], list(range(1, len(albums) + 1)))
 
+    def test_scan_progress_after_the_scan(self):
+        with connect() as c:
+            info = c.library()
+            progress = c.scan_progress()
+            self.assertFalse(progress.scanning)
+            # Every file the scan looked at: the photos, plus files that are not images.
+            self.assertGreaterEqual(progress.files_done, info.photo_count)
+            self.assertEqual(progress.files_done, progress.files_expected)
+
     def test_many_connections(self):
         clients = [connect() for _ in range(5)]
         try:
