@@ -101,8 +101,11 @@ let commands: [CommandSpec] = [
         if inv.json { Output.json(.object([("closed", .string(name))])) } else { Output.line("closed session '\(Render.shown(name))'") }
     },
     CommandSpec(words: ["albums"], summary: "list albums: index, name, photo count") { inv throws(CLIError) in
-        let reply = try inv.call(.albums)
+        let conn = try inv.connect()
+        let reply: Reply
+        do throws(ClientError) { reply = try conn.call(.albums) } catch { throw CLIError(error) }
         guard case .albums(let albums) = reply else { throw unexpected(reply) }
+        defer { try? noteIfScanning(conn) }
         if inv.json {
             Output.json(.array(albums.map { .object([("index", .int($0.index)), ("name", .string($0.name)), ("photos", .int($0.photoCount))]) }))
         } else {

@@ -23,6 +23,14 @@ let libraryCommands: [CommandSpec] = [
     },
 ]
 
+/// After a listing: while the library is still being scanned, says so on stderr (the list shows only
+/// what is known so far). Nothing is printed once the scan is done.
+func noteIfScanning(_ conn: PickerConnection) throws(CLIError) {
+    guard try libraryInfo(conn).scanState == .scanning else { return }
+    let progress = try scanProgress(conn)
+    Output.error("note: the library is still being scanned (\(Render.scanText(progress))); this list shows only what is known so far")
+}
+
 private func call(_ conn: PickerConnection, _ request: Request) throws(CLIError) -> Reply {
     do throws(ClientError) {
         return try conn.call(request)

@@ -113,10 +113,11 @@ let photosCommands: [CommandSpec] = [
         let conn = try inv.connect()
         try setSessionSort(inv.value("--sort"), option: "--sort", on: conn, session: inv.session)
         try listPhotos(conn, session: inv.session, offset: offset, limit: limit, json: inv.json)
+        try noteIfScanning(conn)
     },
     CommandSpec(words: ["sort"], summary: "set the session's photo order: name, or capture date (newest first)",
                 arguments: [ArgumentSpec(name: "ORDER", optional: false, help: "name or date")],
-                details: "name: natural file-name order (All Photos: by relative path).\ndate: newest first by EXIF DateTimeOriginal; photos without one come after, in name order, then by mtime.\nphotos, select-photo --index, toggle --index, next/prev and thumbnails all follow the session's order.") { inv throws(CLIError) in
+                details: "name: natural file-name order (All Photos stays newest first).\ndate: newest first by EXIF DateTimeOriginal; photos without one come after, in name order, then by mtime.\nphotos, select-photo --index, toggle --index, next/prev and thumbnails all follow the session's order.") { inv throws(CLIError) in
         let raw = inv.positional(0) ?? ""
         _ = try parseSort(raw, option: "sort")
         let conn = try inv.connect()

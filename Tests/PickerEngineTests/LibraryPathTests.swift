@@ -114,7 +114,7 @@ struct LibraryPathTests {
             try Support.write(Support.png(width: 1, height: 1), to: root + "/new.png")
             library.rescan()
             #expect(library.snapshot.photoCount == 1)
-            #expect(library.isScanning == false)
+            #expect(library.progress.current.state == .ready)
         }
         let missing = PhotoLibrary(root: "/nonexistent/pickerd")
         let snapshot = missing.rescan().snapshot

@@ -3,11 +3,13 @@ import PickerProtocol
 // Adapters from the wire types (`Selector`, `LibraryInfo`) to the library's lookups.
 
 extension PhotoLibrary {
-    /// Root, counts and scan state for the `library` command.
+    /// Root, counts and scan state for the `library` command. `scanning` until the first scan (or the
+    /// check of the index) is done; the quick rescans after changes on disk do not count: the view is
+    /// complete then, and they announce what changed.
     public var info: LibraryInfo {
         let snapshot = self.snapshot
         return LibraryInfo(root: snapshot.root, albumCount: snapshot.albumCount, photoCount: snapshot.photoCount,
-                           scanState: isScanning || !snapshot.hasBeenScanned ? .scanning : .ready, scannedAt: snapshot.scannedAtSeconds,
+                           scanState: snapshot.hasBeenScanned ? .ready : .scanning, scannedAt: snapshot.scannedAtSeconds,
                            skippedCount: snapshot.unindexedImageCount)
     }
 

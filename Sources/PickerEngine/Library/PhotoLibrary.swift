@@ -23,7 +23,6 @@ public final class PhotoLibrary: Sendable {
     private let scanGate = Mutex<Int>(0)
     /// How far the running scan has got.
     public let progress = ScanProgressMeter()
-    private let scansRunning = Atomic<Int>(0)
 
     /// A library over `root`, empty until `rescan()` is called.
     /// - Parameter maxPhotoBytes: size cap for `readPhotoBytes` (default 100 MiB: files are read
@@ -44,8 +43,6 @@ public final class PhotoLibrary: Sendable {
     /// - Returns: the new snapshot and what changed from the one before.
     @discardableResult
     public func rescan(onFolder: ((Int32, String) -> Void)? = nil) -> (snapshot: LibrarySnapshot, changes: LibraryChangeSet) {
-        scansRunning.add(1, ordering: .relaxed)
-        defer { scansRunning.subtract(1, ordering: .relaxed) }
         return scanGate.withLock { (count: inout Int) in
             let previous = current.withLock { $0.byPath }
             progress.begin(expected: previous.count)
@@ -112,8 +109,6 @@ public final class PhotoLibrary: Sendable {
     /// The current snapshot.
     public var snapshot: LibrarySnapshot { current.withLock { $0.snapshot } }
 
-    /// True while a scan is running.
-    public var isScanning: Bool { scansRunning.load(ordering: .relaxed) > 0 }
 
     /// Albums: "All Photos" first, then folder albums.
     public var albums: [Album] { snapshot.albums }
