@@ -297,7 +297,7 @@ public final class Server: Sendable {
                 lastSweep = now
                 // Give freed memory back once idle: glibc keeps large freed arenas otherwise.
                 if !trimmed && now - lastActivity > 2 && !connections.values.contains(where: { $0.inFlight > 0 }) {
-                    pk_release_free_memory()
+                    FreeMemory.returnToSystem()
                     trimmed = true
                 }
                 for conn in Array(connections.values) {

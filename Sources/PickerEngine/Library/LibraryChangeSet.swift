@@ -25,5 +25,12 @@ public struct LibraryChangeSet: Sendable, Equatable {
         self.init(added: added.sorted(by: order), removed: removed.sorted(by: order), changed: changed.sorted(by: order))
     }
 
+    /// Each list in byte order of its paths (what events announce).
+    public func sorted() -> LibraryChangeSet {
+        let order: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return LibraryChangeSet(added: added.sorted(by: order), removed: removed.sorted(by: order),
+                                changed: changed.sorted(by: order))
+    }
+
     public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
 }

@@ -142,6 +142,9 @@ public final class LibraryWatcher: @unchecked Sendable {
                  + "\(changes.added.count) added, \(changes.removed.count) removed, \(changes.changed.count) changed, "
                  + "\(Int(elapsed * 1000)) ms\(pollingReason == nil ? ", \(watched.count) folders watched" : "")")
         onRescan(LibraryUpdate(snapshot: snapshot, changes: changes, kind: kind))
+        // The scan's temporaries (file lists, outcomes, the old snapshot) are freed now: return them
+        // (100,000 photos: RSS 76 → 60 MB at once, instead of at the server's next idle trim).
+        FreeMemory.returnToSystem()
         return elapsed
     }
 }

@@ -77,13 +77,13 @@ public final class PhotoLibrary: Sendable {
     static func changes(from previous: [String: Photo], to index: [String: Photo],
                         counted: LibraryScanner.Result?) -> LibraryChangeSet {
         guard let counted else { return LibraryChangeSet(from: previous, to: index) }
-        let order: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var removed: [String] = []
         if counted.unchanged + counted.changed.count < previous.count {
-            removed = previous.keys.filter { index[$0] == nil }.sorted(by: order)
+            removed = previous.keys.filter { index[$0] == nil }
         }
-        return LibraryChangeSet(added: counted.added.sorted(by: order), removed: removed,
-                                changed: counted.changed.sorted(by: order))
+        // Not sorted here: a first scan's 100,000 "added" are never announced (sorting them was 7 %
+        // of the scan); the service sorts what it announces.
+        return LibraryChangeSet(added: counted.added, removed: removed, changed: counted.changed)
     }
 
     /// Makes photos loaded from the index current, before any scan (a restart serves at once; the

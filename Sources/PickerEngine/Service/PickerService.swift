@@ -71,7 +71,7 @@ public final class PickerService: Sendable {
             // After the check of the index the scan state changes, so that is news even with no changes.
             guard !changes.isEmpty || update.kind == .indexChecked else { return }
             events(.library(library.info))
-            for batch in Self.batches(of: changes, size: 1000) { events(.libraryChanges(batch)) }
+            for batch in Self.batches(of: changes.sorted(), size: 1000) { events(.libraryChanges(batch)) }
             if !changes.removed.isEmpty { forget(Set(changes.removed)) }
         }
     }

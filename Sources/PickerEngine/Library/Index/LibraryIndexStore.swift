@@ -11,7 +11,7 @@ import PickerSystem
 /// headers of the ones that changed. Used from the library watcher's thread only.
 final class LibraryIndexStore {
     /// Bumped whenever the table's meaning changes: an index of another version is rebuilt.
-    static let schemaVersion = "1"
+    static let schemaVersion = "2"
     let path: String
     private var database: SQLiteDatabase?
     private let rootPath: String
@@ -36,7 +36,7 @@ final class LibraryIndexStore {
         guard let database else { return nil }
         do throws(SQLiteError) {
             let query = try database.prepare(
-                "SELECT path, target, dev, ino, size, mtime_s, mtime_ns, format, width, height, orientation, date_original FROM photos")
+                "SELECT path, target, dev, ino, size, mtime_s, mtime_ns, format, width, height, orientation, exif_date FROM photos")
             var photos: [Photo] = []
             while try query.step() {
                 if let photo = Self.photo(from: query) { photos.append(photo) }
@@ -57,7 +57,7 @@ final class LibraryIndexStore {
             let delete = try database.prepare("DELETE FROM photos WHERE path = ?1")
             let upsert = try database.prepare("""
                 INSERT OR REPLACE INTO photos (path, target, dev, ino, size, mtime_s, mtime_ns, format, width, height,
-                orientation, date_original) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                orientation, exif_date) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
                 """)
             try database.transaction { () throws(SQLiteError) in
                 for path in changes.removed {
@@ -119,7 +119,7 @@ final class LibraryIndexStore {
             CREATE TABLE IF NOT EXISTS photos (path TEXT PRIMARY KEY, target TEXT, dev INTEGER NOT NULL,
             ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_s INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
             format INTEGER NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL, orientation INTEGER NOT NULL,
-            date_original TEXT) WITHOUT ROWID
+            exif_date INTEGER) WITHOUT ROWID
             """)
         let write = try db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")
         for (key, value) in [("schema", Self.schemaVersion), ("root", rootPath)] {
@@ -144,7 +144,7 @@ final class LibraryIndexStore {
         statement.bind(9, Int64(p.header.storedWidth))
         statement.bind(10, Int64(p.header.storedHeight))
         statement.bind(11, Int64(p.header.orientation.rawValue))
-        statement.bind(12, p.header.dateTimeOriginal)
+        if p.dateIsFromExif { statement.bind(12, p.dateSeconds) } else { statement.bind(12, nil as String?) }
     }
 
     /// A row back as a photo; nil for a row that cannot be one (its file is then read again by the scan).
@@ -154,15 +154,14 @@ final class LibraryIndexStore {
               let orientation = Orientation(rawValue: Int(row.int(10))) else { return nil }
         let width = Int(row.int(8)), height = Int(row.int(9))
         guard width > 0, height > 0 else { return nil }
-        let header = ImageHeader(format: format, storedWidth: width, storedHeight: height, orientation: orientation,
-                                 dateTimeOriginal: row.string(11))
+        let header = ImageHeader(format: format, storedWidth: width, storedHeight: height, orientation: orientation)
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[..<$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         return Photo(albumName: folder, fileName: name, relativePath: path, header: header, byteSize: row.int(4),
                      mtimeSeconds: row.int(5), mtimeNanoseconds: row.int(6),
                      device: UInt64(bitPattern: row.int(2)), inode: UInt64(bitPattern: row.int(3)),
-                     targetPath: row.string(1))
+                     targetPath: row.string(1), exifDateSeconds: row.isNull(11) ? nil : row.int(11))
     }
 
     // MARK: - Naming

@@ -96,6 +96,7 @@ final class SQLiteStatement {
     }
 
     func int(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
     func string(_ column: Int32) -> String? {
         guard let text = sqlite3_column_text(statement, column) else { return nil }
         return String(cString: text)
