@@ -42,10 +42,10 @@ import Testing
 
     @Test func afterKillNineTheIndexStillLoads() throws {
         try library.add(photo, album: "A", as: "e.jpg")
-        // The daemon sees the new photo and writes it to the index (it logs the scan once saved);
+        // The daemon sees the new photo and writes it to the index (it logs the rescan once saved);
         // then it dies without a word.
-        for _ in 0..<200 where !daemon.log.contains("scanned: 4 photos") { usleep(50_000) }
-        #expect(daemon.log.contains("scanned: 4 photos"), "\(daemon.log)")
+        for _ in 0..<200 where !daemon.log.contains("1 added") { usleep(50_000) }
+        #expect(daemon.log.contains("1 added"), "\(daemon.log)")
         #expect(daemon.stop(signal: SIGKILL) != 0)
         try daemon.start()
         #expect(daemon.log.contains("4 photos loaded from the index"), "\(daemon.log)")

@@ -64,16 +64,22 @@ public final class LibraryWatcher: @unchecked Sendable {
         var nextPoll = monotonicNow() + pollInterval(after: lastScanSeconds)
         var pending = false
         var lastEvent = 0.0
+        // Folders whose files changed; or, when the tree's shape changed, everything.
+        var dirty = Set<String>()
+        var everything = false
         while !stopped.load(ordering: .relaxed) {
             let timeout: Int32 = pending ? Self.settleMilliseconds : 1000
             if let inotify, inotify.wait(timeoutMilliseconds: timeout) {
                 let events = inotify.drain()
-                if !events.isEmpty {
-                    pending = true
-                    lastEvent = monotonicNow()
-                    if events.contains(where: { $0.mask & Inotify.overflow != 0 }) {
+                guard !events.isEmpty else { continue }
+                pending = true
+                lastEvent = monotonicNow()
+                for event in events {
+                    if event.mask & Inotify.overflow != 0 {
                         Log.info("library watch: the kernel's event queue overflowed; rescanning")
                     }
+                    if event.mask & Inotify.structural != 0 { everything = true; continue }
+                    if let folder = watched[event.watch] { dirty.insert(folder) } else { everything = true }
                 }
                 continue
             }
@@ -82,9 +88,26 @@ public final class LibraryWatcher: @unchecked Sendable {
             let pollDue = pollingReason != nil && now >= nextPoll
             guard settled || pollDue else { continue }
             pending = false
-            lastScanSeconds = scan()
-            nextPoll = monotonicNow() + pollInterval(after: lastScanSeconds)
+            if everything || pollDue || !rescan(folders: dirty) {
+                lastScanSeconds = scan()
+                nextPoll = monotonicNow() + pollInterval(after: lastScanSeconds)
+            }
+            dirty = []
+            everything = false
         }
+    }
+
+    /// Rescans only the files of `folders` (nothing else changed, inotify says).
+    /// - Returns: false when that cannot be done (then the caller rescans everything).
+    private func rescan(folders: Set<String>) -> Bool {
+        let started = monotonicNow()
+        guard let (snapshot, changes) = library.rescanFolders(folders) else { return false }
+        index?.save(changes, photos: library.photosByPath)
+        Log.info("library \(snapshot.rootRealPath): \(folders.count) folder(s) looked at again: \(changes.added.count) added, "
+                 + "\(changes.removed.count) removed, \(changes.changed.count) changed, "
+                 + "\(Int((monotonicNow() - started) * 1000)) ms")
+        onRescan(LibraryUpdate(snapshot: snapshot, changes: changes, kind: .rescan))
+        return true
     }
 
     /// Serves the saved index before the first scan, so a restart answers with the whole library at once.

@@ -19,8 +19,8 @@ public final class PhotoLibrary: Sendable {
 
     /// The current snapshot and, derived from it, every photo by relative path (sessions look
     /// photos up by path); replaced together so the two always agree.
-    private let current: Mutex<(snapshot: LibrarySnapshot, byPath: [String: Photo])>
-    private let scanGate = Mutex<Int>(0)
+    let current: Mutex<(snapshot: LibrarySnapshot, byPath: [String: Photo])>
+    let scanGate = Mutex<Int>(0)
     /// How far the running scan has got.
     public let progress = ScanProgressMeter()
 

@@ -22,6 +22,10 @@ public final class Inotify: @unchecked Sendable {
     public static let overflow = UInt32(IN_Q_OVERFLOW)
     /// The watch is gone (its folder was deleted or unmounted).
     public static let ignored = UInt32(IN_IGNORED)
+    /// Events that change the tree's shape (a subfolder made, moved or deleted; the folder itself
+    /// gone or moved; events lost): more than the files of one folder must be looked at.
+    public static let structural = UInt32(IN_ISDIR) | UInt32(IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_Q_OVERFLOW)
+        | UInt32(IN_IGNORED)
 
     public let descriptor: Int32
 

@@ -1,0 +1,68 @@
+extension LibrarySnapshot {
+    /// This snapshot with the photos of some folders replaced, everything else kept as it is: the
+    /// albums of other folders untouched, All Photos kept in order with the old photos of those
+    /// folders taken out and the new ones inserted where they belong (newest first). At 1,000,000
+    /// photos this is what keeps a change in one folder from costing a sort of the whole library.
+    /// The root folder ("") is not handled here (its album is named after the root).
+    func replacingFolders(_ byFolder: [String: [Photo]], skipped newSkipped: [SkippedEntry]) -> LibrarySnapshot {
+        var gone = Set<ObjectIdentifier>()
+        var folderAlbums: [Album] = []
+        var seen = Set<String>()
+        for album in albums where !album.isAllPhotos {
+            guard case .folder(let folder) = album.kind, let photos = byFolder[folder] else {
+                folderAlbums.append(album)
+                continue
+            }
+            seen.insert(folder)
+            for photo in album.photos { gone.insert(ObjectIdentifier(photo)) }
+            if !photos.isEmpty { folderAlbums.append(Self.folderAlbum(folder, photos)) }
+        }
+        for (folder, photos) in byFolder where !seen.contains(folder) && !photos.isEmpty {
+            folderAlbums.append(Self.folderAlbum(folder, photos))
+        }
+        let order = LibraryScanner.sortedFolders(folderAlbums.compactMap(\.folderPath))
+        let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        folderAlbums.sort { (position[$0.folderPath ?? ""] ?? 0) < (position[$1.folderPath ?? ""] ?? 0) }
+
+        var all = allPhotos.filter { !gone.contains(ObjectIdentifier($0)) }
+        for photo in folderAlbums.filter({ byFolder[$0.folderPath ?? ""] != nil }).flatMap(\.photos) {
+            all.insert(photo, at: Album.newestFirstPosition(of: photo, in: all))
+        }
+        var snapshot = self
+        snapshot.albums = [Album(name: Self.allPhotosName, kind: .allPhotos, photos: all)] + folderAlbums
+        let dirty = Set(byFolder.keys)
+        snapshot.skipped = skipped.filter { !dirty.contains(Self.folder(of: $0.relativePath)) } + newSkipped
+        return snapshot
+    }
+
+    private static func folderAlbum(_ folder: String, _ photos: [Photo]) -> Album {
+        Album(name: folder, kind: .folder(relativePath: folder), photos: NaturalSort.sorted(photos) { $0.fileName })
+    }
+
+    static func folder(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+    }
+}
+
+extension Album {
+    /// The folder's path for a folder album, nil for All Photos.
+    var folderPath: String? {
+        if case .folder(let path) = kind { return path }
+        return nil
+    }
+
+    /// Where `photo` goes in a newest-first list (binary search with `sortedNewestFirst`'s order).
+    static func newestFirstPosition(of photo: Photo, in photos: [Photo]) -> Int {
+        let key = NaturalSort.Key(photo.relativePath)
+        var low = 0, high = photos.count
+        while low < high {
+            let mid = (low + high) / 2
+            let other = photos[mid]
+            let before = other.dateSeconds != photo.dateSeconds
+                ? other.dateSeconds > photo.dateSeconds
+                : NaturalSort.Key(other.relativePath) < key
+            if before { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}
