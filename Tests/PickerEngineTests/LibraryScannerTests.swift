@@ -227,10 +227,22 @@ struct LibraryScannerTests {
     /// 0700 home folder is out of that uid's reach.
     private func scanAsNobody(_ root: String) throws -> ChildResult {
         let probe = root + "-probe"
-        try FileManager.default.copyItem(atPath: TestProbe.path, toPath: probe)
+        // Written through a close-on-exec descriptor: a copy made by FileManager leaves its write descriptor
+        // to children other tests spawn meanwhile, and exec then fails with "Text file busy".
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestProbe.path)))
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        try #require(fd >= 0, "cannot create \(probe)")
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
         defer { try? FileManager.default.removeItem(atPath: probe) }
         chmod(probe, 0o755)
-        return try runChild("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", probe, "scan", root])
+        var result = try runChild("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", probe, "scan", root])
+        // A child forked by another test before our close may still hold the descriptor for an instant.
+        for _ in 0..<20 where result.exitCode == 126 && result.stderr.contains("Text file busy") {
+            usleep(50_000)
+            result = try runChild("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", probe, "scan", root])
+        }
+        return result
     }
 
     @Test func missingRootThrowsIOError() {
