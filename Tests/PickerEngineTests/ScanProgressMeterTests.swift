@@ -36,8 +36,9 @@ import Testing
         let ticks = Mutex<[ScanProgress]>([])
         meter.onTick { p in ticks.withLock { $0.append(p) } }
         meter.begin(expected: 0)
-        let deadline = ContinuousClock.now + .milliseconds(600)
-        while ContinuousClock.now < deadline {
+        // Until two ticks came (about 0.5 s; up to 10 s on a loaded machine: a bound, not a timing check).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ticks.withLock({ $0.count }) < 2, ContinuousClock.now < deadline {
             meter.fileDone()
             usleep(1000)
         }
