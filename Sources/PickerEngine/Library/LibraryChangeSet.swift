@@ -1,16 +1,11 @@
-/// What one rescan changed: photos added, removed and changed (relative paths, sorted).
-public struct LibraryChangeSet: Sendable, Equatable {
-    public var added: [String]
-    public var removed: [String]
-    /// Same path, another file or another version of it (device, inode, size or mtime), or a new header.
-    public var changed: [String]
+import PickerProtocol
 
-    public init(added: [String] = [], removed: [String] = [], changed: [String] = []) {
-        self.added = added
-        self.removed = removed
-        self.changed = changed
-    }
+/// What one rescan changed: photos added, removed and changed (relative paths) — the wire's
+/// `LibraryChanges`, one type for the concept. "Changed": same path, another file or another version
+/// of it (device, inode, size or mtime), or a new header.
+public typealias LibraryChangeSet = LibraryChanges
 
+extension LibraryChanges {
     /// The difference between two indexes by relative path.
     public init(from old: [String: Photo], to new: [String: Photo]) {
         var added: [String] = [], removed: [String] = [], changed: [String] = []
