@@ -21,14 +21,21 @@ public struct Subscription: Sendable, Equatable {
     }
 }
 
-/// What changed in a session. Wire: u8.
-public enum SessionChange: UInt8, Sendable, Equatable, CaseIterable {
-    case album = 1
-    case photo = 2
-    case selection = 3
-    case paneSize = 4
-    case closed = 5
-    case created = 6
+/// What changed in a session. Wire: u8. A struct, not an enum, so a value a newer server sends
+/// travels through (named `change-N`) instead of failing the event's decoding.
+public struct SessionChange: RawRepresentable, Hashable, Sendable, CaseIterable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let album = SessionChange(rawValue: 1)
+    public static let photo = SessionChange(rawValue: 2)
+    public static let selection = SessionChange(rawValue: 3)
+    public static let paneSize = SessionChange(rawValue: 4)
+    public static let closed = SessionChange(rawValue: 5)
+    public static let created = SessionChange(rawValue: 6)
+
+    /// The values this version knows.
+    public static let allCases: [SessionChange] = [.album, .photo, .selection, .paneSize, .closed, .created]
 
     public var name: String {
         switch self {
@@ -38,6 +45,7 @@ public enum SessionChange: UInt8, Sendable, Equatable, CaseIterable {
         case .paneSize: return "pane_size"
         case .closed: return "closed"
         case .created: return "created"
+        default: return "change-\(rawValue)"
         }
     }
 }
@@ -90,10 +98,7 @@ public enum Event: Sendable, Equatable {
         var r = ByteReader(frame.payload)
         switch MessageType(rawValue: frame.type) {
         case .sessionEvent?:
-            let raw = try r.u8()
-            guard let change = SessionChange(rawValue: raw) else {
-                throw PickerError(.malformedFrame, "unknown session change \(raw)")
-            }
+            let change = SessionChange(rawValue: try r.u8())  // unknown values are kept (a newer server)
             self = .session(change, try Reply.decodeSession(&r))
         case .libraryEvent?:
             self = .library(try Reply.decodeLibraryInfo(&r))

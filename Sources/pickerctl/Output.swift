@@ -138,6 +138,7 @@ enum Render {
             case .selection: detail = "\(s.selectionCount) of \(s.maxSelection) picked"
             case .paneSize: detail = pane(s.width, s.height)
             case .closed, .created: detail = shown(s.title)
+            default: detail = ""  // a change this pickerctl does not know (a newer daemon)
             }
             return "\(shown(s.name)) \(change.name) \(detail)"
         case .library(let l):

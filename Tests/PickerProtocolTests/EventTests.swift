@@ -60,12 +60,16 @@ import Testing
         #expect(event.payload == Reply.libraryInfo(info).frame(id: 31).payload)
     }
 
+    /// A change value a newer server sends is kept, named `change-N`, and encodes back the same.
     @Test(arguments: [0, 7, 0x80, 0xFF] as [UInt8])
-    func unknownChangeByteIsRefused(_ change: UInt8) {
+    func unknownChangeByteIsKept(_ change: UInt8) throws {
         var payload = Event.session(.album, ReplyTests.fullSession).frame(subscriptionID: 1).payload
         payload[0] = change
         let frame = Frame(type: MessageType.sessionEvent.rawValue, requestID: 1, payload: payload)
-        #expect(thrownError { () throws(PickerError) in try Event(frame: frame) }?.code == .malformedFrame)
+        let event = try Event(frame: frame)
+        #expect(event == .session(SessionChange(rawValue: change), ReplyTests.fullSession))
+        #expect(SessionChange(rawValue: change).name == "change-\(change)")
+        #expect(event.frame(subscriptionID: 1) == frame)
     }
 
     @Test(arguments: [0x7F, 0x03, 0x11, 0x51] as [UInt8])

@@ -156,7 +156,7 @@ struct VectorAnnotation {
             u32("request_id")
             u8("found") { $0 == 1 ? "was in flight: it gets a cancelled error" : "not in flight" }
         case .sessionEvent:
-            u8("change") { SessionChange(rawValue: UInt8(truncatingIfNeeded: $0))?.name ?? "?" }
+            u8("change") { SessionChange(rawValue: UInt8(truncatingIfNeeded: $0)).name }
             session()
         case .libraryEvent:
             string("root")
