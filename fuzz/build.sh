@@ -41,6 +41,8 @@ pkg_cflags="$(pkg-config --cflags libjpeg libpng libwebp libwebpdemux 2>/dev/nul
 # The libraries CPickerCodecs links, as Package.swift lists them.
 libs="$(grep -o 'linkedLibrary("[^"]*")' "$root/Package.swift" | sed 's/linkedLibrary("\(.*\)")/-l\1/' | sort -u | tr '\n' ' ')"
 [ -n "$libs" ] || libs="-ljpeg -lpng16 -lwebp -lwebpdemux -lm"
+# System-library targets link through their module maps (CSQLite: `link "sqlite3"`), not Package.swift.
+libs="$libs $(grep -ho 'link "[^"]*"' "$root"/Sources/*/module.modulemap 2>/dev/null | sed 's/link "\(.*\)"/-l\1/' | sort -u | tr '\n' ' ')"
 codecs=("$root"/Sources/CPickerCodecs/*.c)
 lld=()
 command -v ld.lld >/dev/null && lld=(-fuse-ld=lld)
