@@ -94,6 +94,7 @@ build_linked() {  # name entry
     (cd "$out" && swiftc "${swiftflags[@]}" -module-name "Fuzz_$name" -I "$rel/Modules" \
         -Xcc -fmodule-map-file="$rel/CPickerCodecs.build/module.modulemap" \
         -Xcc -fmodule-map-file="$rel/CPickerSys.build/module.modulemap" \
+        -Xcc -fmodule-map-file="$root/Sources/CSQLite/module.modulemap" \
         "$here/swift/$entry" "${spm_objects[@]}" $libs -o "$out/fuzz_$name" 2>&1 \
         | { grep -v "Cannot export local symbol" || true; })
     [ -x "$out/fuzz_$name" ]
