@@ -79,7 +79,7 @@ import Testing
         let s = try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any]
         #expect(s?["photo"] is NSNull)
         #expect(s?["message"] as? String == "")
-        let image = try daemon.ctl("get-image", "-o", "/dev/null", session: "sw")
+        let image = try daemon.ctl("get-image", "-o", daemon.directory.appendingPathComponent("image.png").path, session: "sw")
         #expect(image.exitCode == 3)
         #expect(image.stdout.isEmpty)
     }
