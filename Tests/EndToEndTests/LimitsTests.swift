@@ -35,21 +35,6 @@ import Testing
 
     enum LimitsError: Error { case noHandshake(Frame?) }
 
-    private func setReceiveTimeout(_ fd: Int32, seconds: Int) {
-        var tv = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    /// One whole frame, or nil at end of file (or after the receive timeout).
-    private func readFrame(_ fd: Int32) throws -> Frame? {
-        guard let header = try FileDescriptorIO.readExactly(fd, count: 4) else { return nil }
-        let len = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-        guard let body = try FileDescriptorIO.readExactly(fd, count: len) else { return nil }
-        var d = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
-        d.append(header + body)
-        return try d.next()
-    }
-
     /// True when the peer has closed (a read returns 0 within `seconds`).
     private func isClosed(_ fd: Int32, within seconds: Int) -> Bool {
         setReceiveTimeout(fd, seconds: seconds)

@@ -27,21 +27,6 @@ import Testing
 
     static func inMiB(_ bytes: Int) -> String { "\(bytes / mib) MiB" }
 
-    /// One whole frame read from a raw socket, or nil at end of file.
-    static func readFrame(_ fd: Int32) throws -> Frame? {
-        guard let header = try FileDescriptorIO.readExactly(fd, count: 4) else { return nil }
-        let len = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-        guard let body = try FileDescriptorIO.readExactly(fd, count: len) else { return nil }
-        var d = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
-        d.append(header + body)
-        return try d.next()
-    }
-
-    static func setReceiveTimeout(_ fd: Int32, seconds: Int) {
-        var tv = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-    }
-
     /// A session on `album` with its first photo current.
     static func makeSession(_ conn: PickerConnection, _ name: String, width: Int = 1000, height: Int = 1000) throws {
         _ = try conn.call(.sessionNew(NewSession(name: name, width: width, height: height)))
@@ -109,9 +94,9 @@ import Testing
         // Each subscriber, reading at last, finds events and then too_busy with its subscribe id.
         var dropped = 0
         for fd in fds {
-            Self.setReceiveTimeout(fd, seconds: 10)
+            setReceiveTimeout(fd, seconds: 10)
             var events = 0
-            while let frame = try Self.readFrame(fd) {
+            while let frame = try readFrame(fd) {
                 if frame.isEvent { events += 1; continue }
                 guard frame.type == MessageType.error.rawValue else { continue }  // helloReply, subscribed
                 if case .error(let e) = try Reply(frame: frame), e.code == .tooBusy, frame.requestID == 7,
@@ -126,7 +111,7 @@ import Testing
         // The connection stays usable for requests.
         try FileDescriptorIO.sendAll(fds[0], Request.ping.frame(id: 99).encoded())
         var answered = false
-        while let frame = try Self.readFrame(fds[0]) {
+        while let frame = try readFrame(fds[0]) {
             if frame.requestID == 99 { answered = frame.type == MessageType.pong.rawValue; break }
         }
         #expect(answered)
@@ -259,9 +244,9 @@ import Testing
         #expect(try daemon.ctl("ping").exitCode == 0)
 
         // Reading at last, every request is answered with its image.
-        Self.setReceiveTimeout(fd, seconds: 60)
+        setReceiveTimeout(fd, seconds: 60)
         var images = 0
-        while images < count, let frame = try Self.readFrame(fd) {
+        while images < count, let frame = try readFrame(fd) {
             if case .image(let img) = try Reply(frame: frame) {
                 images += 1
                 #expect(img.data.count > 0)

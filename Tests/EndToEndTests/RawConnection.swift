@@ -16,8 +16,7 @@ final class RawConnection {
     /// Connects; every read gives up after `timeoutSeconds` so a hung daemon fails the test instead of hanging it.
     init(path: String, timeoutSeconds: Int = 20) throws {
         fd = try UnixSocket.connect(path: path)
-        var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        setReceiveTimeout(fd, seconds: timeoutSeconds)
     }
 
     /// Connects and says hello; fails unless the daemon answers with its own hello.
@@ -118,4 +117,20 @@ enum RawConnectionError: Error {
     case noHelloReply
     case timedOut
     case closed(answered: [UInt32: Reply])
+}
+
+/// One whole frame read from a raw socket, or nil at end of file (or after the receive timeout).
+func readFrame(_ fd: Int32) throws -> Frame? {
+    guard let header = try FileDescriptorIO.readExactly(fd, count: 4) else { return nil }
+    let len = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+    guard let body = try FileDescriptorIO.readExactly(fd, count: len) else { return nil }
+    var d = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
+    d.append(header + body)
+    return try d.next()
+}
+
+/// `SO_RCVTIMEO`: a read on `fd` gives up after `seconds`, so a hung daemon fails a test instead of hanging it.
+func setReceiveTimeout(_ fd: Int32, seconds: Int) {
+    var tv = timeval(tv_sec: seconds, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
 }

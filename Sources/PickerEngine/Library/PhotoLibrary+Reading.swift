@@ -24,14 +24,6 @@ public final class OpenPhoto {
     /// The file's identity, size and mtime now.
     public var version: FileVersion { status.version }
 
-    /// True when the file is no longer the one the index describes (replaced or edited since
-    /// the scan). Still inside the library: it is read as it is now, and cached under its new version.
-    public var changedSinceScan: Bool {
-        status.identity != FileIdentity(device: photo.device, inode: photo.inode)
-            || status.size != photo.byteSize || status.mtimeSeconds != photo.mtimeSeconds
-            || status.mtimeNanoseconds != photo.mtimeNanoseconds
-    }
-
     /// How many bytes `readAll(maxBytes:)` would hold (for a memory estimate made before reading).
     public func bytesToRead(maxBytes: Int) -> Int {
         Int(min(max(0, status.size), Int64(maxBytes)))
@@ -51,14 +43,6 @@ public final class OpenPhoto {
             throw PickerError(.ioError, "cannot read photo '\(name)': \(error.errno)")
         }
     }
-}
-
-/// A photo's bytes with the version of the file they were read from.
-public struct PhotoFile: Sendable {
-    /// The whole file.
-    public var bytes: [UInt8]
-    /// Identity, size and mtime from `fstat` of the descriptor that was read.
-    public var version: FileVersion
 }
 
 extension PhotoLibrary {
@@ -88,13 +72,7 @@ extension PhotoLibrary {
     }
 
     /// Opens and reads a photo's whole file; see `openPhoto(_:)` and `OpenPhoto.readAll(maxBytes:)`.
-    public func readPhotoFile(_ photo: Photo) throws(PickerError) -> PhotoFile {
-        let open = try openPhoto(photo)
-        return PhotoFile(bytes: try open.readAll(maxBytes: maxPhotoBytes), version: open.version)
-    }
-
-    /// Reads a photo's file into memory for decoding; see `readPhotoFile(_:)`.
     public func readPhotoBytes(_ photo: Photo) throws(PickerError) -> [UInt8] {
-        try readPhotoFile(photo).bytes
+        try openPhoto(photo).readAll(maxBytes: maxPhotoBytes)
     }
 }
