@@ -20,6 +20,7 @@ with codes and hints), ``models`` (results and events), ``client`` (Client, Sess
 
 from . import wire
 from .client import Client, Pending, Session, Subscription, default_socket_path
+from .raw import RawConnection
 from .errors import ConnectionLost, DaemonNotRunning, PickerError, UntrustedServer, hint_for
 from .models import (Album, Capabilities, Cell, Event, Image, LibraryChangesEvent, LibraryEvent, LibraryInfo,
                      Photo, PhotoPage, Photos, PickedPhoto, ScanProgress, ScanProgressEvent, Selection,
@@ -37,7 +38,7 @@ globals().update({t.name: t for t in MessageType})
 globals().update({c.name: c for c in ErrorCode})
 
 __all__ = [
-    "wire", "Client", "Session", "Pending", "Subscription", "default_socket_path",
+    "wire", "RawConnection", "Client", "Session", "Pending", "Subscription", "default_socket_path",
     "PickerError", "ConnectionLost", "DaemonNotRunning", "UntrustedServer", "hint_for",
     "Capabilities", "LibraryInfo", "Album", "SessionState", "Photo", "Photos", "PhotoPage",
     "PickedPhoto", "Selection", "Image", "Cell", "Thumbnails", "ScanProgress", "Event",
