@@ -675,7 +675,15 @@ FUNCTION, when given, is called with each event alist; else events queue in
   "The picker's album list.  RET selects an album.")
 
 (define-derived-mode pickerd-photos-mode special-mode "Photos"
-  "The picker's photo list.  SPC picks, RET inserts the picks, n/p move.")
+  "The picker's photo list.  SPC picks, RET inserts the picks, n/p move."
+  (add-hook 'post-command-hook #'pickerd--photos-follow-point nil t))
+
+(defun pickerd--photos-follow-point ()
+  "The photo under point is the current one (seed 002): show it when point moved."
+  (when-let ((picker pickerd--picker)
+             (index (get-text-property (line-beginning-position) 'pickerd-index)))
+    (unless (equal index (alist-get 'photo_index (pickerd-picker-state picker)))
+      (pickerd-pick-show-photo))))
 
 (define-derived-mode pickerd-image-mode special-mode "Photo"
   "The picker's current photo.")

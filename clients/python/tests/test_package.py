@@ -41,6 +41,19 @@ class PipInstallTest(unittest.TestCase):
                 self.assertEqual(run.stdout.decode().strip(), c.capabilities.server_version)
 
 
+class RequestByFieldsTest(unittest.TestCase):
+    def test_request_sends_any_message_by_its_protocol_field_names(self):
+        with connect() as c:
+            reply = c.request(pc.MessageType.PING)
+            self.assertEqual(reply, {"server_version": c.capabilities.server_version})
+            albums = c.request(pc.ALBUMS)["albums"]
+            self.assertEqual(albums[0]["name"], "All Photos")
+            with self.assertRaises(pc.PickerError) as caught:
+                c.request(pc.STATUS, session=unique("missing"))
+            self.assertIs(caught.exception.code, pc.ErrorCode.NO_SUCH_SESSION)
+            self.assertIn("create_session", caught.exception.hint)
+
+
 class ErrorCodeTest(unittest.TestCase):
     def test_selection_full_carries_its_code_the_daemons_message_and_a_python_hint(self):
         with connect() as c:
