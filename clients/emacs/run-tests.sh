@@ -103,6 +103,10 @@ done
 selector="${1:-t}"
 # In the background, so that a SIGTERM/SIGINT to this script runs the cleanup at once.
 "$emacs" --batch -Q -L "$here" -l "$here/tests/pickerd-test.el" \
-    --eval "(ert-run-tests-batch-and-exit '$selector)" &
+    --eval "(ert-run-tests-batch-and-exit '$selector)" > >(tee "$tmp/ert.log") 2>&1 &
 test_pid=$!
-wait "$test_pid"
+status=0
+wait "$test_pid" || status=$?
+# ERT reports skips in lower case; make test's summary lists lines that say SKIPPED.
+grep -E '^ +skipped ' "$tmp/ert.log" | sed 's/^ *skipped */SKIPPED (ERT): /' || true
+exit "$status"
