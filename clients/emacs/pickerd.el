@@ -151,7 +151,7 @@ follow when the preceding `flags' field has BIT set).")
 
 (defconst pickerd-request-types
   '(#x01 #x04 #x06 #x08 #x10 #x12 #x14 #x16 #x18 #x20 #x22 #x24 #x26 #x28 #x2a #x2c #x2e
-    #x30 #x40 #x42 #x44 #x46 #x48 #x50 #x52)
+	 #x30 #x40 #x42 #x44 #x46 #x48 #x50 #x52)
   "The message types a client sends.")
 
 (defconst pickerd-error-names
@@ -161,7 +161,8 @@ follow when the preceding `flags' field has BIT set).")
     (12 . no_such_photo) (13 . nothing_selected) (14 . session_exists) (15 . out_of_range)
     (16 . selection_full) (17 . invalid_name) (20 . corrupt_image) (21 . unsupported_image)
     (22 . image_too_large) (23 . io_error) (99 . internal))
-  "The protocol's stable error codes.\nA code not here is named `internal' (PROTOCOL.md).")
+  "The protocol's stable error codes.
+A code not here is named `internal' (PROTOCOL.md).")
 
 (defconst pickerd-session-changes
   '((1 . album) (2 . photo) (3 . selection) (4 . pane_size) (5 . closed) (6 . created)))
@@ -178,13 +179,15 @@ or M-x pickerd-clear-selection")
     (too_busy . "wait for your pending requests (pickerd-wait) before sending more")
     (unsupported_version . "update pickerd.el to the daemon's protocol version")
     (permission_denied . "run Emacs as the user that runs pickerd"))
-  "How to fix an error, by name, in Emacs terms.\nThe daemon's message says what is wrong.")
+  "How to fix an error, by name, in Emacs terms.
+The daemon's message says what is wrong.")
 
 (define-error 'pickerd-error "pickerd")
 (define-error 'pickerd-wire-error "pickerd: bad bytes" 'pickerd-error)
 
 (defun pickerd-error-name (code)
-  "The name of error CODE, a symbol.\n`internal' for a code this client does not know."
+  "The name of error CODE, a symbol.
+`internal' for a code this client does not know."
   (or (alist-get code pickerd-error-names) 'internal))
 
 (defun pickerd--error-data (code message &optional id hint)
@@ -197,7 +200,8 @@ or M-x pickerd-clear-selection")
   (signal 'pickerd-wire-error (pickerd--error-data code message)))
 
 (defun pickerd-error-message (err)
-  "A one-line text for ERR, a caught `pickerd-error'.\nThe daemon's message, then the hint."
+  "A one-line text for ERR, a caught `pickerd-error'.
+The daemon's message, then the hint."
   (let ((data (cdr err)))
     (concat (format "%s (%s): %s" (plist-get data :name) (plist-get data :code)
                     (plist-get data :message))
@@ -249,7 +253,8 @@ or M-x pickerd-clear-selection")
     (_ (error "pickerd: unknown field kind %S" kind))))
 
 (defun pickerd--encode-fields (fields values)
-  "FIELDS (a schema) of VALUES (an alist) as bytes.\nMissing numbers are 0, missing strings empty."
+  "FIELDS (a schema) of VALUES (an alist) as bytes.
+Missing numbers are 0, missing strings empty."
   (apply #'concat
          (mapcar (lambda (field)
                    (pcase (cdr field)
@@ -293,7 +298,8 @@ or M-x pickerd-clear-selection")
     v))
 
 (defun pickerd--min-size (kind)
-  "Fewest bytes KIND takes.\nA list count that cannot fit is refused before reading on."
+  "Fewest bytes KIND takes.
+A list count that cannot fit is refused before reading on."
   (pcase kind
     ((or 'u8 'bool) 1) ('u16 2) ((or 'u32 'string 'blob) 4) ((or 'u64 'i64) 8) ('selector 5)
     (`(struct ,fields) (apply #'+ (mapcar (lambda (f) (if (eq (car-safe (cdr f)) 'if-flag) 0
@@ -470,28 +476,34 @@ SOCKET defaults to `pickerd-default-socket'."
       (setf (pickerd-conn-lost conn) (pickerd--error-data 0 "pickerd closed the connection")))))
 
 (defun pickerd--filter (proc chunk)
-  "Append CHUNK to the connection's unibyte buffer.\nThen route every whole frame in it."
+  "The process filter: CHUNK goes to PROC's connection."
   (let ((conn (process-get proc 'pickerd-conn)))
-    (when (and conn (buffer-live-p (pickerd-conn-buffer conn)))
-      (with-current-buffer (pickerd-conn-buffer conn)
-        (goto-char (point-max))
-        (insert (if (multibyte-string-p chunk) (string-to-unibyte chunk) chunk))
-        (condition-case err
-            (let ((max (pickerd-conn-max-reply conn)) end)
-              ;; The header is checked first; the frame is copied out only once it is whole.
-              (while (and (>= (buffer-size) 4)
-                          (progn (pickerd-parse-frame (buffer-substring-no-properties 1 5) max)
-                                 (setq end (pickerd--frame-end))
-                                 (>= (buffer-size) end)))
-                (let ((frame (pickerd-parse-frame (buffer-substring-no-properties 1 (1+ end)) max)))
-                  (delete-region 1 (1+ end))
-                  (pickerd--route conn frame))))
-          (pickerd-wire-error
-           (pickerd--lose conn (pickerd--error-data 1 (format "the server sent a bad frame: %s"
-                                                             (plist-get (cdr err) :message))))))))))
+    (when conn (pickerd--receive conn chunk))))
+
+(defun pickerd--receive (conn chunk)
+  "Append CHUNK to CONN's unibyte buffer; route every whole frame in it.
+Partial input stays buffered (\"need more\"); a bad length loses CONN."
+  (when (buffer-live-p (pickerd-conn-buffer conn))
+    (with-current-buffer (pickerd-conn-buffer conn)
+      (goto-char (point-max))
+      (insert (if (multibyte-string-p chunk) (string-to-unibyte chunk) chunk))
+      (condition-case err
+          (let ((max (pickerd-conn-max-reply conn)) end)
+            ;; The header is checked first; the frame is copied out only once it is whole.
+            (while (and (>= (buffer-size) 4)
+                        (progn (pickerd-parse-frame (buffer-substring-no-properties 1 5) max)
+                               (setq end (pickerd--frame-end))
+                               (>= (buffer-size) end)))
+              (let ((frame (pickerd-parse-frame (buffer-substring-no-properties 1 (1+ end)) max)))
+                (delete-region 1 (1+ end))
+                (pickerd--route conn frame))))
+        (pickerd-wire-error
+         (pickerd--lose conn (pickerd--error-data 1 (format "the server sent a bad frame: %s"
+                                                            (plist-get (cdr err) :message)))))))))
 
 (defun pickerd--frame-end ()
-  "Bytes of the frame at the start of the current (unibyte) buffer.\n4 (its header) when the length is bad."
+  "Bytes of the frame at the start of the current (unibyte) buffer.
+4 (its header) when the length is bad."
   (let ((len (pickerd--read-uint (cons (buffer-substring-no-properties 1 5) 0) 4)))
     (if (< len 5) 4 (+ 4 len))))
 
@@ -527,12 +539,12 @@ Wait for the reply with `pickerd-wait': requests can be pipelined."
     (when (pickerd-conn-lost conn) (signal 'pickerd-error (pickerd-conn-lost conn)))
     (when (> (+ 5 (length payload)) pickerd-max-request-frame)
       (signal 'pickerd-error (pickerd--error-data 3 (format "request of %d bytes exceeds the maximum of %d bytes"
-                                                          (+ 5 (length payload)) pickerd-max-request-frame))))
+                                                            (+ 5 (length payload)) pickerd-max-request-frame))))
     (setf (pickerd-conn-next-id conn) (if (< id #xFFFFFFFF) (1+ id) 1))
     (condition-case err
         (process-send-string (pickerd-conn-process conn) (pickerd-frame type id payload))
       (error (pickerd--lose conn (pickerd--error-data 0 (format "cannot send to pickerd: %s"
-                                                                 (error-message-string err))))
+                                                                (error-message-string err))))
              (signal 'pickerd-error (pickerd-conn-lost conn))))
     id))
 
@@ -547,8 +559,8 @@ An `error' reply signals `pickerd-error' (data: :code :name :message :id :hint).
       (when (pickerd-conn-lost conn) (signal 'pickerd-error (pickerd-conn-lost conn)))
       (when (> (float-time) deadline)
         (signal 'pickerd-error (pickerd--error-data 0 (format "no reply to request %d within %s s"
-                                                            id (or timeout pickerd-timeout))
-                                                  id)))
+                                                              id (or timeout pickerd-timeout))
+                                                    id)))
       (accept-process-output proc 0.05 nil t))
     (remhash id (pickerd-conn-replies conn))
     (let ((fields (condition-case err (pickerd-decode-payload (car reply) (cdr reply))
@@ -636,7 +648,8 @@ FUNCTION, when given, is called with each event alist; else events queue in
                  paths "\n"))))
 
 (defun pickerd-insert-picks (paths buffer &optional position)
-  "Insert PATHS into BUFFER at POSITION, formatted for its mode.\nPOSITION defaults to BUFFER's point."
+  "Insert PATHS into BUFFER at POSITION, formatted for its mode.
+POSITION defaults to BUFFER's point."
   (with-current-buffer buffer
     (save-excursion
       (when position (goto-char position))
@@ -695,7 +708,8 @@ FUNCTION, when given, is called with each event alist; else events queue in
 
 ;;;###autoload
 (defun pickerd-pick ()
-  "Pick photos: album list | photo list | image.\nSPC picks, RET inserts the picks at point."
+  "Pick photos: album list | photo list | image.
+SPC picks, RET inserts the picks at point."
   (interactive)
   (let* ((origin (current-buffer))
          (conn (pickerd-connect))
@@ -824,7 +838,8 @@ FUNCTION, when given, is called with each event alist; else events queue in
     (force-mode-line-update t)))
 
 (defun pickerd--render-lines (buffer rows current)
-  "Fill BUFFER with ROWS ((INDEX . TEXT) ...).\nPoint goes to the row whose index is CURRENT."
+  "Fill BUFFER with ROWS ((INDEX . TEXT) ...).
+Point goes to the row whose index is CURRENT."
   (with-current-buffer buffer
     (let ((inhibit-read-only t) (keep (line-number-at-pos)) (target nil))
       (erase-buffer)
@@ -868,7 +883,8 @@ FUNCTION, when given, is called with each event alist; else events queue in
       (user-error "No row here")))
 
 (defmacro pickerd--reporting (&rest body)
-  "Run BODY; show a `pickerd-error' as a message with its hint.\nNothing is signalled."
+  "Run BODY; show a `pickerd-error' as a message with its hint.
+Nothing is signalled."
   `(condition-case err (progn ,@body)
      (pickerd-error (message "pickerd: %s" (pickerd-error-message err)) nil)))
 
@@ -917,7 +933,8 @@ FUNCTION, when given, is called with each event alist; else events queue in
        (when (eobp) (forward-line -1))))))
 
 (defun pickerd-pick-insert ()
-  "Insert the picks in the buffer `pickerd-pick' was called from.\nThey go at its point then; the picker closes."
+  "Insert the picks in the buffer `pickerd-pick' was called from.
+They go at its point then; the picker closes."
   (interactive)
   (let* ((picker (pickerd--picker-or-error))
          (paths (pickerd-selection-of picker))
@@ -954,7 +971,8 @@ FUNCTION, when given, is called with each event alist; else events queue in
   (pickerd--picker-close (pickerd--picker-or-error)))
 
 (defun pickerd--picker-close (picker)
-  "Close PICKER's connection and buffers and restore the windows.\nNo image is left behind."
+  "Close PICKER's connection and buffers and restore the windows.
+No image is left behind."
   (when (pickerd-picker-refresh-timer picker)
     (cancel-timer (pickerd-picker-refresh-timer picker)))
   (pickerd-close (pickerd-picker-conn picker))

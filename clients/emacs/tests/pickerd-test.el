@@ -114,6 +114,50 @@
   (let ((info (pickerd-encode-payload #x07 '((root . "/") (scanned_at . -5)))))
     (should (= (alist-get 'scanned_at (pickerd-decode-payload #x07 info)) -5))))
 
+;;;; Frame reassembly (the connection's receive step, without a socket)
+
+(defun pickerd-test-offline-conn ()
+  (let ((buffer (generate-new-buffer " *pickerd-test-conn*")))
+    (with-current-buffer buffer (set-buffer-multibyte nil))
+    (pickerd--make-conn :buffer buffer :subscription 30)))
+
+(ert-deftest pickerd-frames-fed-one-byte-at-a-time-are-routed-whole ()
+  "Every vector but the connection error, one byte per chunk: replies by id, events queued."
+  (let* ((frames (cl-remove-if (lambda (v) (or (eq (car v) 'refused)
+                                               (string-prefix-p "error id=0" (nth 1 v))))
+                               (pickerd-test-vectors)))
+         (stream (apply #'concat (mapcar (lambda (v) (nth 2 v)) frames)))
+         (conn (pickerd-test-offline-conn))
+         (want (make-hash-table))
+         (events 0))
+    (unwind-protect
+        (progn
+          (dotimes (i (length stream))
+            (pickerd--receive conn (substring stream i (1+ i))))
+          (dolist (v frames)
+            (let ((f (pickerd-parse-frame (nth 2 v))))
+              (if (/= 0 (logand (car f) #x80))
+                  (cl-incf events)
+                (puthash (nth 1 f) (cons (car f) (nth 2 f)) want))))
+          (should-not (pickerd-conn-lost conn))
+          (should (= 0 (buffer-size (pickerd-conn-buffer conn))))
+          (should (= (length (pickerd-conn-events conn)) events))
+          (should (= (hash-table-count (pickerd-conn-replies conn)) (hash-table-count want)))
+          (maphash (lambda (id reply) (should (equal (gethash id (pickerd-conn-replies conn)) reply)))
+                   want))
+      (kill-buffer (pickerd-conn-buffer conn)))))
+
+(ert-deftest pickerd-a-bad-length-from-the-server-loses-the-connection ()
+  (dolist (case (list (cons (pickerd--uint 4 4) "below the 5-byte header")
+                      (cons (pickerd--uint (1+ pickerd-max-reply-frame) 4) "exceeds the maximum")))
+    (let ((conn (pickerd-test-offline-conn)))
+      (unwind-protect
+          (progn
+            (pickerd--receive conn (car case))
+            (should (eq (plist-get (pickerd-conn-lost conn) :name) 'malformed_frame))
+            (should (string-match-p (cdr case) (plist-get (pickerd-conn-lost conn) :message))))
+        (kill-buffer (pickerd-conn-buffer conn))))))
+
 ;;;; The calls, against the live daemon
 
 (ert-deftest pickerd-albums-lists-all-photos-first ()
