@@ -15,6 +15,7 @@
 ;;   (pickerd-albums)      => ("All Photos" "2024/Kyoto" ...)
 ;;   (pickerd-selection)   => absolute paths of the session's picks
 ;;   (pickerd-request 'status '((session . "emacs")))  => the reply's fields, an alist
+;;   (pickerd-request-async 'getImage FIELDS (lambda (fields err) ...))  => id, at once
 ;;
 ;; The wire codec is one table, `pickerd-messages': each message is a list of (FIELD . KIND),
 ;; read and written by the same two functions.  Decoded payloads are alists keyed by the
@@ -406,7 +407,8 @@ its (type . N) and raw (payload . BYTES)."
 
 (cl-defstruct (pickerd-conn (:constructor pickerd--make-conn))
   process buffer (next-id 1) (replies (make-hash-table)) lost capabilities
-  (max-reply pickerd-max-reply-frame) (events nil) event-function (subscription 0))
+  (max-reply pickerd-max-reply-frame) (events nil) event-function (subscription 0)
+  (callbacks (make-hash-table)))
 
 (defun pickerd-default-socket ()
   "The socket path: `pickerd-socket', else $PICKER_SOCKET, ...
@@ -526,7 +528,23 @@ Partial input stays buffered (\"need more\"); a bad length loses CONN."
       (let ((e (condition-case nil (pickerd-decode-payload type payload)
                  (pickerd-wire-error '((code . 1) (message . "unreadable connection error"))))))
         (pickerd--lose conn (pickerd--error-data (alist-get 'code e) (alist-get 'message e)))))
+     ((gethash id (pickerd-conn-callbacks conn))
+      (let ((callback (gethash id (pickerd-conn-callbacks conn))))
+        (remhash id (pickerd-conn-callbacks conn))
+        (pickerd--answer-callback callback type payload id)))
      (t (puthash id (cons type payload) (pickerd-conn-replies conn))))))
+
+(defun pickerd--answer-callback (callback type payload id)
+  "Call CALLBACK with the reply's fields and nil, or nil and the error's data."
+  (let ((result (condition-case err
+                    (let ((fields (pickerd-decode-payload type payload)))
+                      (if (= type #x03)
+                          (list nil (pickerd--error-data (alist-get 'code fields)
+                                                         (alist-get 'message fields) id))
+                        (list fields nil)))
+                  (pickerd-wire-error (list nil (pickerd--error-data 1 (plist-get (cdr err) :message) id))))))
+    (with-demoted-errors "pickerd callback: %S"
+      (apply callback result))))
 
 (defun pickerd-send (type fields &optional conn)
   "Send request TYPE (number or name such as `albums') with FIELDS.
@@ -578,6 +596,16 @@ or name (`ping', `albums', `selectAlbum'...).  Synchronous, on CONN
 \(default: `pickerd-default-connection')."
   (let ((conn (or conn (pickerd-default-connection))))
     (pickerd-wait (pickerd-send type payload conn) conn)))
+
+(defun pickerd-request-async (type payload callback &optional conn)
+  "Send request TYPE with PAYLOAD; return its id at once.
+CALLBACK is called from the process filter with (FIELDS nil) for a
+reply, or (nil ERROR-DATA) for an `error' reply (data as in
+`pickerd-error').  Emacs does not wait: the picker loads images so."
+  (let* ((conn (or conn (pickerd-default-connection)))
+         (id (pickerd-send type payload conn)))
+    (puthash id callback (pickerd-conn-callbacks conn))
+    id))
 
 (defvar pickerd--default-connection nil)
 
@@ -902,10 +930,27 @@ Nothing is signalled."
   "Make the photo on this line current and show it."
   (interactive)
   (let ((picker (pickerd--picker-or-error)))
+    ;; Both requests are pipelined and answered in the filter: moving through the list
+    ;; never waits for an image.  An image superseded by a newer one answers `cancelled'.
     (pickerd--reporting
-     (setf (pickerd-picker-state picker) (pickerd--call picker 'selectPhoto 'photo (pickerd--index-at-point)))
-     (pickerd--picker-load-image picker)
-     (pickerd--picker-render picker))))
+     (let ((conn (pickerd-picker-conn picker))
+           (session `((session . ,(pickerd-picker-session picker)))))
+       (pickerd-request-async
+        'selectPhoto `((photo . ,(pickerd--index-at-point)) ,@session)
+        (lambda (fields err)
+          (if err
+              (message "pickerd: %s" (pickerd-error-message (cons 'pickerd-error err)))
+            (setf (pickerd-picker-state picker) fields)
+            (pickerd--picker-render picker)))
+        conn)
+       (pickerd-request-async
+        'getImage `((format . 2) ,@session)
+        (lambda (fields err)
+          (unless (eq (plist-get err :name) 'cancelled)
+            (setf (pickerd-picker-image-data picker) (alist-get 'data fields))
+            (when (buffer-live-p (pickerd-picker-image-buffer picker))
+              (pickerd--render-image picker))))
+        conn)))))
 
 (defun pickerd-pick-next ()
   "Next photo."

@@ -326,9 +326,12 @@
              (with-current-buffer photos
                (should (> (count-lines (point-min) (point-max)) 0))
                (goto-char (point-min))
-               (pickerd-pick-show-photo)
+               (pickerd-pick-show-photo)       ; asynchronous: the answers arrive in the filter
+               (should (pickerd-test-wait-for
+                        (lambda () (pickerd-png-size (pickerd-picker-image-data picker)))))
                (should (string-match-p " px, " (alist-get 'message (pickerd-picker-state picker))))
-               (should (pickerd-png-size (pickerd-picker-image-data picker)))
+               (with-current-buffer (pickerd-picker-image-buffer picker)
+                 (should (string-match-p "PNG [0-9]+x[0-9]+" (buffer-string))))
                (goto-char (point-min))
                (pickerd-pick-toggle)          ; picks line 1, moves to line 2
                (should (string-match-p "\\[x\\]" (buffer-string)))
