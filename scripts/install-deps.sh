@@ -5,7 +5,8 @@
 #   scripts/install-deps.sh          build and test: C image libraries, pkg-config,
 #                                    Pillow for /usr/bin/python3 (the tests' reference),
 #                                    tmux, zsh and fish (the completion tests drive them),
-#                                    neovim (clients/nvim/run-tests.sh), systemd's
+#                                    neovim (clients/nvim/run-tests.sh), emacs-nox
+#                                    (clients/emacs/run-tests.sh), systemd's
 #                                    systemd-socket-activate (IntegrationTests)
 #   scripts/install-deps.sh bench    also libvips-tools, imagemagick, hyperfine
 #
@@ -15,7 +16,7 @@
 set -euo pipefail
 
 packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev libsqlite3-dev pkg-config python3 python3-pil
-          tmux zsh fish neovim systemd)
+          tmux zsh fish neovim systemd emacs-nox)
 for set in "$@"; do
     case "$set" in
         bench) packages+=(libvips-tools imagemagick hyperfine) ;;

@@ -27,8 +27,8 @@ python="${PYTHON:-/usr/bin/python3}"
 if [[ ! -x "$python" ]]; then
     python="$(command -v python3 || true)"
 fi
-if [[ -z "$python" ]] || ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 7) else 1)'; then
-    echo "run-tests.sh: no Python 3.7 or newer (${PYTHON:-/usr/bin/python3}, python3 on PATH);" \
+if [[ -z "$python" ]] || ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 9) else 1)'; then
+    echo "run-tests.sh: no Python 3.9 or newer (${PYTHON:-/usr/bin/python3}, python3 on PATH);" \
          "run scripts/install-deps.sh (as root)" >&2
     exit 2
 fi

@@ -17,9 +17,7 @@ import math
 import os
 import shutil
 import signal
-import socket
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
@@ -27,6 +25,11 @@ import threading
 import time
 
 from PIL import Image, ImageChops, ImageOps
+
+# The wire codec is the Python client package's (clients/python), not a copy.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "clients", "python"))
+from pickerd_client import RawConnection  # noqa: E402
+from pickerd_client.wire import MessageType as T  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PANE = (600, 400)
@@ -83,69 +86,36 @@ def median_spread(xs):
 # ------------------------------------------------------------ protocol client
 
 class Wire:
-    """A minimal pickerd client (docs/PROTOCOL.md) for the in-daemon scenarios."""
+    """The in-daemon scenarios' connection: pickerd_client's RawConnection (the one wire codec)."""
 
     def __init__(self, path):
-        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.s.connect(path)
-        self.id = 0
-        self.buf = bytearray()
-        self.call(0x01, struct.pack(">H", 1) + self.string("bench"), 0x02)
-
-    @staticmethod
-    def string(s):
-        b = s.encode()
-        return struct.pack(">I", len(b)) + b
-
-    def send(self, kind, payload):
-        self.id += 1
-        self.s.sendall(struct.pack(">IBI", 5 + len(payload), kind, self.id) + payload)
-
-    def recv_exact(self, n):
-        while len(self.buf) < n:
-            chunk = self.s.recv(max(65536, n - len(self.buf)))
-            if not chunk:
-                raise RuntimeError("pickerd closed the connection")
-            self.buf += chunk
-        out = bytes(self.buf[:n])
-        del self.buf[:n]
-        return out
-
-    def recv(self, want):
-        while True:
-            (n,) = struct.unpack(">I", self.recv_exact(4))
-            body = self.recv_exact(n)
-            kind = body[0]
-            if kind & 0x80:  # event frame
-                continue
-            payload = body[5:]
-            if kind == 0x03:
-                (code,) = struct.unpack(">H", payload[:2])
-                raise RuntimeError(f"pickerd error {code}: {payload[6:].decode(errors='replace')}")
-            if kind != want:
-                raise RuntimeError(f"unexpected reply type {kind:#x}")
-            return payload
-
-    def call(self, kind, payload, want):
-        self.send(kind, payload)
-        return self.recv(want)
+        self.c = RawConnection(path, "bench")
 
     def session_new(self, name, w, h):
-        self.call(0x10, self.string(name) + struct.pack(">IIH", w, h, 0) + self.string(""), 0x11)
+        self.c.call(T.SESSION_NEW, name=name, width=w, height=h)
 
     def select_album(self, session, album):
-        self.call(0x22, self.string(session) + b"\x01" + self.string(album), 0x11)
+        self.c.call(T.SELECT_ALBUM, session=session, album=album)
 
     def select_and_get(self, session, photo_index, no_cache):
         """selectPhoto + getImage (PNG), pipelined; returns the PNG bytes."""
-        self.send(0x26, self.string(session) + b"\x02" + struct.pack(">I", photo_index))
-        self.send(0x30, self.string(session) + bytes([2, 0, 1 if no_cache else 0]))
-        self.recv(0x11)
-        p = self.recv(0x31)
-        return p[13:]
+        self.c.sock.sendall(self.c.frame(T.SELECT_PHOTO, session=session, photo=photo_index)
+                            + self.c.frame(T.GET_IMAGE, session=session, format=2, flags=1 if no_cache else 0))
+        replies = []
+        while len(replies) < 2:
+            f = self.c.recv()
+            if f.is_event:
+                continue
+            if f.type == T.ERROR:
+                e = f.fields()
+                raise RuntimeError(f"pickerd error {e['code']}: {e['message']}")
+            replies.append(f)
+        if [f.type for f in replies] != [T.SESSION_STATE, T.IMAGE]:
+            raise RuntimeError(f"unexpected reply types {[hex(f.type) for f in replies]}")
+        return replies[1].fields()["data"]
 
     def close(self):
-        self.s.close()
+        self.c.close()
 
 
 # ------------------------------------------------------------------- quality

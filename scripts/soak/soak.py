@@ -35,8 +35,13 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import picker_proto as P  # noqa: E402
+# The wire codec is the Python client package's (clients/python), not a copy.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "clients", "python"))
+from pickerd_client import PickerError, RawConnection  # noqa: E402
+from pickerd_client.wire import MessageType as T  # noqa: E402
+
+FORMAT_JPEG, FORMAT_PNG, FORMAT_WEBP = 1, 2, 3
+MAGIC = {FORMAT_JPEG: b"\xff\xd8", FORMAT_PNG: b"\x89PNG", FORMAT_WEBP: b"RIFF"}
 
 CLEAN_CHURN_ERRORS = {"no_such_album", "no_such_photo", "nothing_selected", "corrupt_image",
                       "unsupported_image", "io_error", "cancelled"}
@@ -130,9 +135,9 @@ def group_mixed(path, seconds, n, first, albums, thumbs, out):
         local = {"ping": [], "get_image": [], "thumbnails": [], "select": []}
         errors, requests, nbytes, no_cache = [], 0, 0, 0
         try:
-            c = P.Connection(path, f"soak-mix-{k}")
+            c = RawConnection(path, f"soak-mix-{k}")
             w, h = rnd.choice([(320, 240), (800, 600), (1920, 1080), (200, 200), (1024, 0)])
-            c.call(P.session_new, name, w, h)
+            c.call(T.SESSION_NEW, name=name, width=w, height=h)
             requests += 1
             album = None
             while time.monotonic() < stop_at:
@@ -140,36 +145,38 @@ def group_mixed(path, seconds, n, first, albums, thumbs, out):
                 t0 = time.monotonic()
                 try:
                     if op < 0.35:
-                        c.call(P.ping)
+                        c.call(T.PING)
                         local["ping"].append(time.monotonic() - t0)
                         requests += 1
                         continue
                     if album is None or rnd.random() < 0.2:
                         album = rnd.choice(album_names)
-                        c.call(P.select_album, name, album)
+                        c.call(T.SELECT_ALBUM, session=name, album=album)
                         requests += 1
                     if op < 0.80 or not thumbs:
-                        c.call(P.select_photo, name, rnd.randint(1, len(albums[album])))
+                        c.call(T.SELECT_PHOTO, session=name, photo=rnd.randint(1, len(albums[album])))
                         local["select"].append(time.monotonic() - t0)
                         t1 = time.monotonic()
                         nc = rnd.random() < 0.25
                         no_cache += nc
-                        fmt = rnd.choice([P.FORMAT_PNG, P.FORMAT_PNG, P.FORMAT_JPEG, P.FORMAT_WEBP])
-                        t, p = c.call(P.get_image, name, fmt, 0, nc)
+                        fmt = rnd.choice([FORMAT_PNG, FORMAT_PNG, FORMAT_JPEG, FORMAT_WEBP])
+                        r = c.call(T.GET_IMAGE, session=name, format=fmt, flags=int(nc))
                         local["get_image"].append(time.monotonic() - t1)
                         requests += 2
-                        f, iw, ih, data = P.image_info(p)
-                        if t != P.IMAGE or f != fmt or iw <= 0 or ih <= 0 or not data.startswith(P.MAGIC[fmt]):
+                        img = r.fields()
+                        t, f, iw, ih, data = r.type, img["format"], img["width"], img["height"], img["data"]
+                        if t != T.IMAGE or f != fmt or iw <= 0 or ih <= 0 or not data.startswith(MAGIC[fmt]):
                             errors.append(f"bad image reply: type {t:#x} fmt {f} {iw}x{ih}")
                         nbytes += len(data)
                     else:
-                        t, p = c.call(P.thumbnails, name, rnd.choice([0, 64, 160]), 0)
+                        r = c.call(T.THUMBNAILS, session=name, cell_size=rnd.choice([0, 64, 160]))
+                        t, p = r.type, r.payload
                         local["thumbnails"].append(time.monotonic() - t0)
                         requests += 1
                         nbytes += len(p)
-                        if t != P.THUMBNAILS_REPLY:
+                        if t != T.THUMBNAILS_REPLY:
                             errors.append(f"bad thumbnails reply type {t:#x}")
-                except P.ServerError as e:
+                except PickerError as e:
                     errors.append(f"{e.name}: {e.message}")
                     requests += 1
             c.close()
@@ -200,13 +207,13 @@ def group_probe(path, seconds, n, out):
     def client(k):
         mine, errs = [], []
         try:
-            c = P.Connection(path, f"soak-probe-{k}")
+            c = RawConnection(path, f"soak-probe-{k}")
             while time.monotonic() < stop_at:
                 t0 = time.monotonic()
                 try:
-                    c.call(P.ping)
+                    c.call(T.PING)
                     mine.append(time.monotonic() - t0)
-                except P.ServerError as e:
+                except PickerError as e:
                     errs.append(str(e))
                 time.sleep(0.02)
             c.close()
@@ -234,19 +241,21 @@ def group_abusers(path, seconds, stallers, nonreaders, out):
     def staller(k):
         while time.monotonic() < stop_at - 1:
             try:
-                c = P.Connection(path, f"soak-stall-{k}")
-                c.sock.sendall(P.ping(2)[:6])  # 6 of 9 bytes
+                c = RawConnection(path, f"soak-stall-{k}")
+                c.sock.sendall(c.frame(T.PING, 2)[:6])  # 6 of 9 bytes
                 t0 = time.monotonic()
                 c.sock.settimeout(max(1.0, stop_at - time.monotonic() + 15))
                 with lock:
                     st["stall_connections"] += 1
                 try:
-                    t, i, p = c.recv()
+                    r = c.recv()
+                    t, i = r.type, r.id
                     wait = time.monotonic() - t0
-                    code, msg = P.decode_error(p) if t == P.ERROR else (None, "")
+                    e = r.fields() if t == T.ERROR else {"code": None, "message": ""}
+                    code, msg = e["code"], e["message"]
                     eof = c.sock.recv(1) == b""
                     with lock:
-                        if t == P.ERROR and i == 0 and code == 1 and "incomplete frame" in msg and eof:
+                        if t == T.ERROR and i == 0 and code == 1 and "incomplete frame" in msg and eof:
                             st["stall_timeouts"] += 1
                             st["stall_wait"].append(wait)
                         else:
@@ -262,18 +271,19 @@ def group_abusers(path, seconds, stallers, nonreaders, out):
 
     def nonreader(k):
         try:
-            c = P.Connection(path, f"soak-deaf-{k}")
+            c = RawConnection(path, f"soak-deaf-{k}")
             name = f"deaf{k}"
-            c.call(P.session_new, name, 1024, 768)
-            c.call(P.select_album, name, "Camera")
-            c.call(P.select_photo, name, 1 + k % 3)
+            c.call(T.SESSION_NEW, name=name, width=1024, height=768)
+            c.call(T.SELECT_ALBUM, session=name, album="Camera")
+            c.call(T.SELECT_PHOTO, session=name, photo=1 + k % 3)
             c.sock.setblocking(False)
             pending = b""
             n = 0
             while time.monotonic() < stop_at:
                 if not pending:
                     i = c.new_id()
-                    pending = P.get_image(i, name, P.FORMAT_PNG) if i % 4 == 0 else P.ping(i)
+                    pending = (c.frame(T.GET_IMAGE, i, session=name, format=FORMAT_PNG) if i % 4 == 0
+                               else c.frame(T.PING, i))
                     n += 1
                 try:
                     sent = c.sock.send(pending)
@@ -316,9 +326,9 @@ def group_faults(path, seconds, disconnecters, churners, library, churn_src, out
         rnd = random.Random(1000 + k)
         name = f"cut{k}"
         try:
-            setup = P.Connection(path, f"soak-cut-setup-{k}")
-            setup.call(P.session_new, name, 4000, 3000)
-            setup.call(P.select_album, name, "Camera")
+            setup = RawConnection(path, f"soak-cut-setup-{k}")
+            setup.call(T.SESSION_NEW, name=name, width=4000, height=3000)
+            setup.call(T.SELECT_ALBUM, session=name, album="Camera")
             setup.close()
         except Exception as e:
             with lock:
@@ -326,9 +336,9 @@ def group_faults(path, seconds, disconnecters, churners, library, churn_src, out
             return
         while time.monotonic() < stop_at:
             try:
-                c = P.Connection(path, f"soak-cut-{k}")
-                c.call(P.select_photo, name, rnd.randint(1, 3))
-                c.sock.sendall(P.get_image(c.new_id(), name, P.FORMAT_PNG, 0, rnd.random() < 0.5))
+                c = RawConnection(path, f"soak-cut-{k}")
+                c.call(T.SELECT_PHOTO, session=name, photo=rnd.randint(1, 3))
+                c.sock.sendall(c.frame(T.GET_IMAGE, session=name, format=FORMAT_PNG, flags=int(rnd.random() < 0.5)))
                 want = rnd.choice([0, 4, 100, 65536, 1 << 20])
                 got = 0
                 while got < want:
@@ -348,23 +358,22 @@ def group_faults(path, seconds, disconnecters, churners, library, churn_src, out
         rnd = random.Random(2000 + k)
         name = f"churn{k}"
         try:
-            c = P.Connection(path, f"soak-churn-{k}")
-            c.call(P.session_new, name, rnd.choice([300, 900]), 0)
+            c = RawConnection(path, f"soak-churn-{k}")
+            c.call(T.SESSION_NEW, name=name, width=rnd.choice([300, 900]))
         except Exception as e:
             with lock:
                 st["churn_bad"].append(f"setup: {e}")
             return
         while time.monotonic() < stop_at:
             try:
-                c.call(P.select_album, name, "Churn")
-                t, p = c.call(P.photos, name)
-                count = int.from_bytes(p[4 + int.from_bytes(p[:4], "big"):][:4], "big") if len(p) >= 8 else 0
-                c.call(P.select_photo, name, rnd.randint(1, max(1, count)))
-                t, p = c.call(P.get_image, name, P.FORMAT_PNG, 0, rnd.random() < 0.7)
+                c.call(T.SELECT_ALBUM, session=name, album="Churn")
+                count = len(c.call(T.PHOTOS, session=name).fields()["photos"])
+                c.call(T.SELECT_PHOTO, session=name, photo=rnd.randint(1, max(1, count)))
+                c.call(T.GET_IMAGE, session=name, format=FORMAT_PNG, flags=int(rnd.random() < 0.7))
                 with lock:
                     st["churn_requests"] += 4
                     st["churn_images"] += 1
-            except P.ServerError as e:
+            except PickerError as e:
                 with lock:
                     st["churn_requests"] += 1
                     if e.name in CLEAN_CHURN_ERRORS:
@@ -376,7 +385,7 @@ def group_faults(path, seconds, disconnecters, churners, library, churn_src, out
                     st["churn_bad"].append(f"{type(e).__name__}: {e}")
                 try:
                     c.close()
-                    c = P.Connection(path, f"soak-churn-{k}")
+                    c = RawConnection(path, f"soak-churn-{k}")
                 except Exception:
                     time.sleep(0.2)
         c.close()
@@ -438,8 +447,8 @@ def wait_for_daemon(path, proc, seconds=20):
         if proc.poll() is not None:
             return False
         try:
-            c = P.Connection(path, "soak-wait", timeout=2)
-            c.call(P.ping)
+            c = RawConnection(path, "soak-wait", timeout=2)
+            c.call(T.PING)
             c.close()
             return True
         except Exception:
@@ -448,18 +457,18 @@ def wait_for_daemon(path, proc, seconds=20):
 
 
 def album_count(path):
-    c = P.Connection(path, "soak-albums")
-    t, p = c.call(P.albums)
+    c = RawConnection(path, "soak-albums")
+    albums = c.call(T.ALBUMS).fields()["albums"]
     c.close()
-    return int.from_bytes(p[:4], "big")
+    return len(albums)
 
 
 def phase_library_removed(path, library, albums, testdata, report):
     """Removes the library folder while a client keeps asking, then recreates it."""
     st = {"ok": 0, "clean_errors": {}, "bad": []}
     before = album_count(path)
-    c = P.Connection(path, "soak-rmlib")
-    c.call(P.session_new, "rmlib", 400, 300)
+    c = RawConnection(path, "soak-rmlib")
+    c.call(T.SESSION_NEW, name="rmlib", width=400, height=300)
     backup = library + ".bak"
     os.rename(library, backup)  # the folder is gone (same effect as rm -rf, and cheap to restore)
 
@@ -467,11 +476,11 @@ def phase_library_removed(path, library, albums, testdata, report):
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             try:
-                c.call(P.select_album, "rmlib", "Camera")
-                c.call(P.select_photo, "rmlib", 1)
-                c.call(P.get_image, "rmlib", P.FORMAT_PNG, 0, True)
+                c.call(T.SELECT_ALBUM, session="rmlib", album="Camera")
+                c.call(T.SELECT_PHOTO, session="rmlib", photo=1)
+                c.call(T.GET_IMAGE, session="rmlib", format=FORMAT_PNG, flags=1)
                 st["ok"] += 1
-            except P.ServerError as e:
+            except PickerError as e:
                 if e.name in CLEAN_CHURN_ERRORS:
                     st["clean_errors"][e.name] = st["clean_errors"].get(e.name, 0) + 1
                 else:
@@ -487,12 +496,12 @@ def phase_library_removed(path, library, albums, testdata, report):
     while time.monotonic() - t0 < 20:
         if album_count(path) == before:
             try:
-                c.call(P.select_album, "rmlib", "Camera")
-                c.call(P.select_photo, "rmlib", 1)
-                c.call(P.get_image, "rmlib", P.FORMAT_PNG, 0, True)
+                c.call(T.SELECT_ALBUM, session="rmlib", album="Camera")
+                c.call(T.SELECT_PHOTO, session="rmlib", photo=1)
+                c.call(T.GET_IMAGE, session="rmlib", format=FORMAT_PNG, flags=1)
                 recovered = time.monotonic() - t0
                 break
-            except P.ServerError:
+            except PickerError:
                 pass
         time.sleep(0.25)
     st["albums_before"] = before
@@ -504,20 +513,19 @@ def phase_library_removed(path, library, albums, testdata, report):
 def phase_cache_fill(path, pid, albums, report):
     """Many distinct cached renders: RSS must stay within the cache bound plus slack."""
     before = proc_status(pid).get("VmRSS", 0)
-    c = P.Connection(path, "soak-cache")
+    c = RawConnection(path, "soak-cache")
     total = 0
     renders = 0
-    c.call(P.session_new, "cachefill", 1000, 1000)
+    c.call(T.SESSION_NEW, name="cachefill", width=1000, height=1000)
     for album in ("Camera", "Orientation", "WebP", "PNG"):
         if album not in albums:
             continue
-        c.call(P.select_album, "cachefill", album)
+        c.call(T.SELECT_ALBUM, session="cachefill", album=album)
         for idx in range(1, len(albums[album]) + 1):
-            c.call(P.select_photo, "cachefill", idx)
+            c.call(T.SELECT_PHOTO, session="cachefill", photo=idx)
             for width in (1200, 1100, 1000, 900, 800):
-                c.call(P.session_resize, "cachefill", width, width)
-                t, p = c.call(P.get_image, "cachefill", P.FORMAT_PNG)
-                total += len(p)
+                c.call(T.SESSION_RESIZE, session="cachefill", width=width, height=width)
+                total += len(c.call(T.GET_IMAGE, session="cachefill", format=FORMAT_PNG).payload)
                 renders += 1
     c.close()
     time.sleep(1)

@@ -10,7 +10,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import pickerd_client as pc  # noqa: E402
+import pickerd_client as pc  # noqa: E402  (the package in this folder)
 
 TIMEOUT = 60.0
 _counter = itertools.count(1)

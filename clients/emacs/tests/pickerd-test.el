@@ -1,0 +1,357 @@
+;;; pickerd-test.el --- ERT tests of pickerd.el against a live daemon  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Run by clients/emacs/run-tests.sh, which starts pickerd on a temporary socket and library
+;; and sets PICKER_SOCKET and PICKER_BIN_DIR (pickerctl).  The codec tests need no daemon.
+
+;;; Code:
+
+(require 'ert)
+(require 'cl-lib)
+(require 'org)
+(require 'pickerd)
+
+(defvar pickerd-test-dir (file-name-directory (or load-file-name buffer-file-name)))
+(defvar pickerd-test-protocol-md
+  (expand-file-name "../../../docs/PROTOCOL.md" pickerd-test-dir))
+(defvar pickerd-test-counter 0)
+
+(defun pickerd-test-unique (prefix)
+  (format "%s-%d-%d" prefix (emacs-pid) (cl-incf pickerd-test-counter)))
+
+(defun pickerd-test-daemon-p ()
+  (let ((s (getenv "PICKER_SOCKET"))) (and s (file-exists-p s))))
+
+(defmacro pickerd-test-with-daemon (&rest body)
+  "Skip unless run-tests.sh started a daemon; then run BODY."
+  `(progn
+     (skip-unless (pickerd-test-daemon-p))
+     ,@body))
+
+(defun pickerd-test-vectors ()
+  "Every hex block of PROTOCOL.md: (KIND TITLE BYTES), KIND `vector' or `refused'."
+  (with-temp-buffer
+    (insert-file-contents pickerd-test-protocol-md)
+    (goto-char (point-min))
+    (let (out)
+      (while (re-search-forward "<!-- \\(vector\\|refused\\): \\(.*?\\) -->[ \t\n]*```hex\n" nil t)
+        (let ((kind (intern (match-string 1))) (title (match-string 2)) (start (point)))
+          (re-search-forward "^```")
+          (let ((bytes nil))
+            (dolist (line (split-string (buffer-substring start (match-beginning 0)) "\n"))
+              (dolist (hex (split-string (car (split-string line "#")) "[ \t]+" t))
+                (push (string-to-number hex 16) bytes)))
+            (push (list kind title (apply #'unibyte-string (nreverse bytes))) out))))
+      (nreverse out))))
+
+(defun pickerd-test-wait-for (predicate)
+  "Read the daemon's output until PREDICATE holds (at most `pickerd-timeout' seconds)."
+  (let ((deadline (+ (float-time) pickerd-timeout)))
+    (while (and (not (funcall predicate)) (< (float-time) deadline))
+      (accept-process-output nil 0.05))
+    (funcall predicate)))
+
+(defun pickerd-test-pickerctl (&rest args)
+  "Run pickerctl ARGS on the test daemon; its exit code."
+  (apply #'call-process (expand-file-name "pickerctl" (getenv "PICKER_BIN_DIR")) nil nil nil
+         "--socket" (getenv "PICKER_SOCKET") args))
+
+(defun pickerd-test-folder-album (conn min-photos)
+  "A folder album (not All Photos) with at least MIN-PHOTOS photos."
+  (or (cl-find-if (lambda (a) (and (/= (alist-get 'index a) 1)
+                                   (>= (alist-get 'photo_count a) min-photos)))
+                  (alist-get 'albums (pickerd-request 'albums nil conn)))
+      (ert-skip (format "no album with %d photos" min-photos))))
+
+;;;; The codec
+
+(ert-deftest pickerd-every-protocol-vector-round-trips ()
+  "Each vector decodes to its named message and re-encodes byte for byte; every type has one."
+  (let ((vectors (cl-remove-if-not (lambda (v) (eq (car v) 'vector)) (pickerd-test-vectors)))
+        (seen nil))
+    (should (>= (length vectors) 60))
+    (dolist (v vectors)
+      (let* ((title (nth 1 v)) (bytes (nth 2 v))
+             (frame (pickerd-parse-frame bytes)))
+        (should frame)
+        (should (= (nth 3 frame) (length bytes)))
+        (should (equal (symbol-name (pickerd-message-name (car frame))) (car (split-string title))))
+        (should (equal (format "id=%d" (nth 1 frame)) (cadr (split-string title))))
+        ;; One byte short is "need more", not an error.
+        (should-not (pickerd-parse-frame (substring bytes 0 -1)))
+        (let ((fields (pickerd-decode-payload (car frame) (nth 2 frame))))
+          (should (equal (pickerd-encode-frame (car frame) (nth 1 frame) fields) bytes)))
+        (push (car frame) seen)))
+    (should-not (cl-set-difference (mapcar #'car pickerd-messages) seen))))
+
+(ert-deftest pickerd-every-refused-vector-fails-with-its-code ()
+  (let ((refused (cl-remove-if-not (lambda (v) (eq (car v) 'refused)) (pickerd-test-vectors))))
+    (should (>= (length refused) 5))
+    (dolist (v refused)
+      (let ((err (should-error (pickerd-decode-request (nth 2 v)) :type 'pickerd-wire-error)))
+        (should (equal (symbol-name (plist-get (cdr err) :name))
+                       (car (split-string (nth 1 v)))))))))
+
+(ert-deftest pickerd-unknown-error-codes-and-event-kinds-are-kept ()
+  (should (eq (pickerd-error-name 16) 'selection_full))
+  (should (eq (pickerd-error-name 4242) 'internal))
+  (should (= (plist-get (pickerd--error-data 4242 "new") :code) 4242))
+  (let ((event (pickerd-decode-event #x9a 30 (unibyte-string 1 2 3))))
+    (should (eq (alist-get 'kind event) 'unknown))
+    (should (= (alist-get 'type event) #x9a))
+    (should (equal (alist-get 'payload event) (unibyte-string 1 2 3))))
+  ;; A session change a newer daemon adds is kept as change-N.
+  (let* ((state (pickerd-encode-payload #x80 '((change . 42) (name . "s") (width . 100))))
+         (event (pickerd-decode-event #x80 30 state)))
+    (should (eq (alist-get 'change event) 'change-42))
+    (should (equal (alist-get 'name event) "s"))))
+
+(ert-deftest pickerd-strings-are-utf-8-and-i64-is-signed ()
+  (let ((bytes (pickerd-encode-payload 'sessionShow '((session . "旅行/京都")))))
+    (should (= (length bytes) (+ 4 13)))
+    (should (equal (alist-get 'session (pickerd-decode-payload #x14 bytes)) "旅行/京都")))
+  (let ((info (pickerd-encode-payload #x07 '((root . "/") (scanned_at . -5)))))
+    (should (= (alist-get 'scanned_at (pickerd-decode-payload #x07 info)) -5))))
+
+;;;; Frame reassembly (the connection's receive step, without a socket)
+
+(defun pickerd-test-offline-conn ()
+  (let ((buffer (generate-new-buffer " *pickerd-test-conn*")))
+    (with-current-buffer buffer (set-buffer-multibyte nil))
+    (pickerd--make-conn :buffer buffer :subscription 30)))
+
+(ert-deftest pickerd-frames-fed-one-byte-at-a-time-are-routed-whole ()
+  "Every vector but the connection error, one byte per chunk: replies by id, events queued."
+  (let* ((frames (cl-remove-if (lambda (v) (or (eq (car v) 'refused)
+                                               (string-prefix-p "error id=0" (nth 1 v))))
+                               (pickerd-test-vectors)))
+         (stream (apply #'concat (mapcar (lambda (v) (nth 2 v)) frames)))
+         (conn (pickerd-test-offline-conn))
+         (want (make-hash-table))
+         (events 0))
+    (unwind-protect
+        (progn
+          (dotimes (i (length stream))
+            (pickerd--receive conn (substring stream i (1+ i))))
+          (dolist (v frames)
+            (let ((f (pickerd-parse-frame (nth 2 v))))
+              (if (/= 0 (logand (car f) #x80))
+                  (cl-incf events)
+                (puthash (nth 1 f) (cons (car f) (nth 2 f)) want))))
+          (should-not (pickerd-conn-lost conn))
+          (should (= 0 (buffer-size (pickerd-conn-buffer conn))))
+          (should (= (length (pickerd-conn-events conn)) events))
+          (should (= (hash-table-count (pickerd-conn-replies conn)) (hash-table-count want)))
+          (maphash (lambda (id reply) (should (equal (gethash id (pickerd-conn-replies conn)) reply)))
+                   want))
+      (kill-buffer (pickerd-conn-buffer conn)))))
+
+(ert-deftest pickerd-a-bad-length-from-the-server-loses-the-connection ()
+  (dolist (case (list (cons (pickerd--uint 4 4) "below the 5-byte header")
+                      (cons (pickerd--uint (1+ pickerd-max-reply-frame) 4) "exceeds the maximum")))
+    (let ((conn (pickerd-test-offline-conn)))
+      (unwind-protect
+          (progn
+            (pickerd--receive conn (car case))
+            (should (eq (plist-get (pickerd-conn-lost conn) :name) 'malformed_frame))
+            (should (string-match-p (cdr case) (plist-get (pickerd-conn-lost conn) :message))))
+        (kill-buffer (pickerd-conn-buffer conn))))))
+
+;;;; The calls, against the live daemon
+
+(ert-deftest pickerd-albums-lists-all-photos-first ()
+  (pickerd-test-with-daemon
+   (let ((albums (pickerd-albums)))
+     (should (equal (car albums) "All Photos"))
+     (should (> (length albums) 1))
+     (should (cl-every #'stringp albums)))))
+
+(ert-deftest pickerd-request-answers-and-pipelines-by-id ()
+  (pickerd-test-with-daemon
+   (let* ((conn (pickerd-connect))
+          (version (alist-get 'server_version (pickerd-conn-capabilities conn))))
+     (unwind-protect
+         (let ((ids (cl-loop repeat 10 collect (pickerd-send 'ping nil conn)))
+               (lib (pickerd-send 'libraryInfo nil conn)))
+           (should (string-prefix-p "/" (alist-get 'root (pickerd-wait lib conn))))
+           (dolist (id (reverse ids))
+             (should (equal (alist-get 'server_version (pickerd-wait id conn)) version)))
+           (should (equal (alist-get 'server_version (pickerd-request 'ping nil conn)) version)))
+       (pickerd-close conn)))))
+
+(ert-deftest pickerd-selection-returns-absolute-paths-of-the-picks ()
+  (pickerd-test-with-daemon
+   (let* ((conn (pickerd-connect))
+          (session (pickerd-test-unique "sel")))
+     (unwind-protect
+         (progn
+           (pickerd-request 'sessionNew `((name . ,session) (width . 300)) conn)
+           (pickerd-request 'selectAlbum `((session . ,session)
+                                           (album . ,(alist-get 'name (pickerd-test-folder-album conn 2))))
+                            conn)
+           (pickerd-request 'toggle `((session . ,session) (photo . 2)) conn)
+           (pickerd-request 'toggle `((session . ,session) (photo . 1)) conn)
+           (let ((paths (pickerd-selection session)))
+             (should (= (length paths) 2))
+             (dolist (p paths)
+               (should (file-name-absolute-p p))
+               (should (file-exists-p p))))
+           (pickerd-clear-selection session)
+           (should-not (pickerd-selection session)))
+       (ignore-errors (pickerd-request 'sessionClose `((session . ,session)) conn))
+       (pickerd-close conn)))))
+
+(ert-deftest pickerd-image-data-is-a-png-of-the-replys-size ()
+  (pickerd-test-with-daemon
+   (let* ((conn (pickerd-connect))
+          (session (pickerd-test-unique "img")))
+     (unwind-protect
+         (progn
+           (pickerd-request 'sessionNew `((name . ,session) (width . 320) (height . 240)) conn)
+           (pickerd-request 'selectAlbum `((session . ,session)
+                                           (album . ,(alist-get 'name (pickerd-test-folder-album conn 1))))
+                            conn)
+           (pickerd-request 'selectPhoto `((session . ,session) (photo . 1)) conn)
+           (let* ((image (pickerd-request 'getImage `((session . ,session) (format . 2)) conn))
+                  (size (pickerd-png-size (alist-get 'data image))))
+             (should (= (alist-get 'format image) 2))
+             (should size)
+             (should (equal size (cons (alist-get 'width image) (alist-get 'height image))))
+             (should (or (= (car size) 320) (= (cdr size) 240)))
+             (should (<= (car size) 320))
+             (should (<= (cdr size) 240))))
+       (ignore-errors (pickerd-request 'sessionClose `((session . ,session)) conn))
+       (pickerd-close conn)))))
+
+(ert-deftest pickerd-selection-full-carries-code-message-and-an-emacs-hint ()
+  (pickerd-test-with-daemon
+   (let* ((conn (pickerd-connect))
+          (session (pickerd-test-unique "full")))
+     (unwind-protect
+         (progn
+           (pickerd-request 'sessionNew `((name . ,session) (width . 300) (max_selection . 1)) conn)
+           (pickerd-request 'selectAlbum `((session . ,session)
+                                           (album . ,(alist-get 'name (pickerd-test-folder-album conn 2))))
+                            conn)
+           (pickerd-request 'toggle `((session . ,session) (photo . 1)) conn)
+           (let* ((err (should-error (pickerd-request 'toggle `((session . ,session) (photo . 2)) conn)
+                                     :type 'pickerd-error))
+                  (data (cdr err)))
+             (should (= (plist-get data :code) 16))
+             (should (eq (plist-get data :name) 'selection_full))
+             (should (string-match-p "1" (plist-get data :message)))
+             (should-not (string-match-p "SPC" (plist-get data :message)))
+             (should (string-match-p "SPC" (plist-get data :hint)))
+             (should (string-match-p "hint: " (pickerd-error-message err))))
+           ;; The connection stays usable after an error reply.
+           (should (pickerd-request 'ping nil conn)))
+       (ignore-errors (pickerd-request 'sessionClose `((session . ,session)) conn))
+       (pickerd-close conn)))))
+
+(ert-deftest pickerd-connect-to-no-daemon-says-how-to-start-one ()
+  (let* ((dir (make-temp-file "pkel" t))
+         (path (expand-file-name "none.sock" dir)))
+    (unwind-protect
+        (let ((err (should-error (pickerd-connect path) :type 'pickerd-error)))
+          (should (string-match-p "not running" (plist-get (cdr err) :message)))
+          (should (string-match-p (regexp-quote (concat "pickerd --socket " path))
+                                  (plist-get (cdr err) :hint))))
+      (delete-directory dir t))))
+
+(ert-deftest pickerd-session-events-arrive-for-changes-by-another-client ()
+  (pickerd-test-with-daemon
+   (let* ((conn (pickerd-connect))
+          (session (pickerd-test-unique "ev")))
+     (unwind-protect
+         (progn
+           (pickerd-request 'sessionNew `((name . ,session) (width . 300)) conn)
+           (pickerd-subscribe conn session)
+           (should (= 0 (pickerd-test-pickerctl "--session" session "select-album" "--index" "2")))
+           (should (pickerd-test-wait-for (lambda () (pickerd-conn-events conn))))
+           (let ((event (car (pickerd-conn-events conn))))
+             (should (eq (alist-get 'kind event) 'sessionEvent))
+             (should (eq (alist-get 'change event) 'album))
+             (should (= (alist-get 'album_index event) 2))))
+       (ignore-errors (pickerd-request 'sessionClose `((session . ,session)) conn))
+       (pickerd-close conn)))))
+
+;;;; Inserting picks
+
+(unless (fboundp 'markdown-mode)
+  ;; markdown-mode is an external package; a stand-in lets the test see the dispatch.
+  (define-derived-mode markdown-mode text-mode "Markdown"))
+
+(ert-deftest pickerd-picks-are-inserted-as-org-markdown-or-paths ()
+  (let ((paths '("/lib/a b.jpg" "/lib/c.png")))
+    (with-temp-buffer
+      (org-mode)
+      (insert "before\n")
+      (pickerd-insert-picks paths (current-buffer))
+      (should (equal (buffer-string) "before\n[[file:/lib/a b.jpg]]\n[[file:/lib/c.png]]")))
+    (with-temp-buffer
+      (markdown-mode)
+      (pickerd-insert-picks paths (current-buffer))
+      (should (equal (buffer-string) "![](/lib/a%20b.jpg)\n![](/lib/c.png)")))
+    (with-temp-buffer
+      (text-mode)
+      (pickerd-insert-picks paths (current-buffer))
+      (should (equal (buffer-string) "/lib/a b.jpg\n/lib/c.png")))
+    (with-temp-buffer
+      (let ((pickerd-insert-format (lambda (ps _buffer) (string-join ps ", "))))
+        (pickerd-insert-picks paths (current-buffer))
+        (should (equal (buffer-string) "/lib/a b.jpg, /lib/c.png"))))))
+
+;;;; The picker
+
+(ert-deftest pickerd-pick-toggles-with-spc-and-inserts-with-ret-into-the-org-buffer ()
+  (pickerd-test-with-daemon
+   (let ((pickerd-session (pickerd-test-unique "pick"))
+         (origin (generate-new-buffer "notes.org")))
+     (unwind-protect
+         (progn
+           (switch-to-buffer origin)
+           (org-mode)
+           (insert "Photos: ")
+           (let* ((picker (pickerd-pick))
+                  (albums (pickerd-picker-albums-buffer picker))
+                  (photos (pickerd-picker-photos-buffer picker)))
+             (should (equal (mapcar #'buffer-name (list albums photos (pickerd-picker-image-buffer picker)))
+                            '("*pickerd-albums*" "*pickerd-photos*" "*pickerd-image*")))
+             ;; Album list: go to a folder album, RET.
+             (with-current-buffer albums
+               (goto-char (point-min))
+               (forward-line 1)
+               (pickerd-pick-select-album))
+             (with-current-buffer photos
+               (should (> (count-lines (point-min) (point-max)) 0))
+               (goto-char (point-min))
+               (pickerd-pick-show-photo)       ; asynchronous: the answers arrive in the filter
+               (should (pickerd-test-wait-for
+                        (lambda () (pickerd-png-size (pickerd-picker-image-data picker)))))
+               (should (string-match-p " px, " (alist-get 'message (pickerd-picker-state picker))))
+               (with-current-buffer (pickerd-picker-image-buffer picker)
+                 (should (string-match-p "PNG [0-9]+x[0-9]+" (buffer-string))))
+               (goto-char (point-min))
+               (pickerd-pick-toggle)          ; picks line 1, moves to line 2
+               (should (string-match-p "\\[x\\]" (buffer-string)))
+               ;; A pick made elsewhere arrives as an event and is drawn.
+               (should (= 0 (pickerd-test-pickerctl "--session" pickerd-session "toggle" "--index" "2")))
+               (should (pickerd-test-wait-for
+                        (lambda () (= 2 (length (pickerd-picker-picks picker))))))
+               (should (pickerd-test-wait-for
+                        (lambda () (= 2 (how-many "\\[x\\]" (point-min) (point-max))))))
+               (let ((inserted (pickerd-pick-insert)))
+                 (should (= (length inserted) 2))
+                 (with-current-buffer origin
+                   (should (equal (buffer-string)
+                                  (concat "Photos: " (mapconcat (lambda (p) (format "[[file:%s]]" p))
+                                                                inserted "\n"))))))))
+           ;; The picker left nothing behind.
+           (should-not (get-buffer "*pickerd-photos*"))
+           (should-not (get-buffer "*pickerd-image*")))
+       (kill-buffer origin)
+       (ignore-errors (pickerd-request 'sessionClose `((session . ,pickerd-session))))))))
+
+(provide 'pickerd-test)
+;;; pickerd-test.el ends here
