@@ -34,6 +34,7 @@ extension PickerService {
 
         // Cells are independent: make them on all cores.
         let photos = slots.map { album[$0] }
+        let pickNumbers = self.pickNumbers(of: session)
         let made = Mutex<[Int: PixelImage]>([:])
         DispatchQueue.concurrentPerform(iterations: photos.count) { i in
             let cell = thumbnailCells.cell(for: photos[i], size: size)
@@ -50,6 +51,9 @@ extension PickerService {
             for (i, cell) in cells.enumerated() {
                 if let image = images[i] { Compositor.draw(image, onto: &canvas, x: cell.x, y: cell.y) }
                 if cell.selected { GridPainter.overlay(&canvas, x: cell.x, y: cell.y, size: size) }
+                if let number = pickNumbers[photos[i].relativePath] {
+                    GridPainter.badge(&canvas, number: number, x: cell.x, y: cell.y, size: size)
+                }
                 if cell.current { GridPainter.outline(&canvas, x: cell.x, y: cell.y, size: size) }
             }
             let png = try ImageEncoder.encode(canvas, as: .png, quality: 100)
