@@ -116,6 +116,19 @@ let chafaCommand = findExecutable("chafa")
         #expect(picture.mean_difference < 15, "\(picture)")
     }
 
+    @Test func eachCellGridIsRenderedAndCachedApart() throws {
+        try session("cache")
+        func grid(_ cells: String) throws -> (columns: Int, rows: Int) {
+            let r = try daemon.ctl("get-image", "--format", "symbols", "--cells", cells, session: "cache")
+            let rows = r.stdoutText.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+            let columns = rows.first.map { $0.replacing(/\x1b\[[0-9;]*m/, with: "").count } ?? 0
+            return (columns, rows.count)
+        }
+        // The 3:2 picture: 72x24 of 80x24, 36x12 of 40x12; asked again, 80x24 is not the cached 40x12.
+        let big = try grid("80x24"), small = try grid("40x12"), again = try grid("80x24")
+        #expect(big == (72, 24) && small == (36, 12) && again == (72, 24), "\(big) \(small) \(again)")
+    }
+
     @Test func symbolsOfAPictureWithAlphaAreDrawn() throws {
         try session("alpha", photo: "alpha.png")
         let r = try daemon.ctl("get-image", "--format", "symbols", "--cells", "16x8", session: "alpha")
