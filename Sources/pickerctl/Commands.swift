@@ -139,7 +139,7 @@ let commands: [CommandSpec] = [
                           OptionSpec(name: "--quality", valueName: "Q", help: "JPEG/WebP quality 1…100 (default 85 / 80)"),
                           OptionSpec(name: "--no-cache", valueName: nil, help: "render afresh, bypassing the daemon's cache")],
                 binaryOutput: true,
-                details: "Exit code 3 when no photo is selected. Never writes image data to a terminal.\nWith --json (and -o FILE), prints the image's format, size and byte count.\n" + ImageFormatOptions.details) { inv throws(CLIError) in
+                details: "Exit code 3 when no photo is selected. Never writes PNG, JPEG or WebP data to a terminal.\nWith --json (and -o FILE), prints the image's format, size and byte count.\n" + ImageFormatOptions.details) { inv throws(CLIError) in
         let format = try ImageFormatOptions.format(inv)
         let cells = try ImageFormatOptions.cells(inv, for: format)
         let quality = try inv.int("--quality", in: 1...100)
