@@ -1,0 +1,60 @@
+import PickerClient
+import PickerProtocol
+
+private func printSelection(_ reply: Reply, _ inv: Invocation, changed: String? = nil) throws(CLIError) {
+    guard case .selection(let list) = reply else { throw unexpected(reply) }
+    if inv.json {
+        Output.json(.object([("max_selection", .int(list.maxSelection)), ("count", .int(list.photos.count)),
+                             ("photos", .array(list.photos.enumerated().map { i, p in
+            .object([("order", .int(i + 1)), ("album", .string(p.album)), ("name", .string(p.name)),
+                     ("width", .int(p.width)), ("height", .int(p.height)), ("path", .string(p.path)),
+                     ("absolute_path", .string(p.absolutePath))])
+        }))]))
+        return
+    }
+    if let changed { Output.line(changed) }
+    if list.photos.isEmpty {
+        Output.line("nothing picked (0 of \(list.maxSelection))")
+        return
+    }
+    let rows = list.photos.enumerated().map { i, p in ["\(i + 1)", p.album, p.name, "\(p.width)x\(p.height)", p.path] }
+    Output.line(Render.table(rows, rightAligned: [true, false, false, true, false]))
+    Output.line("\(list.photos.count) of \(list.maxSelection) picked")
+}
+
+
+/// The pick list: toggle a photo, list it, clear it.
+let selectionCommands: [CommandSpec] = [
+    CommandSpec(words: ["toggle"], summary: "add a photo of the selected album to the pick list, or remove it",
+                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "photo file name")],
+                options: [indexOption],
+                details: "Refused, changing nothing, when the pick list is full (session new --max-selection).") { inv throws(CLIError) in
+        let selector = try inv.selector(what: "photo")
+        // One connection for both: the list before tells whether the toggle picked or unpicked.
+        let conn = try inv.connect()
+        let before: Reply, reply: Reply
+        do throws(ClientError) {
+            before = try conn.call(.selection(session: inv.session))
+            reply = try conn.call(.toggle(session: inv.session, selector))
+        } catch {
+            throw CLIError(error)
+        }
+        var note: String? = nil
+        if case .selection(let old) = before, case .selection(let new) = reply {
+            let oldPaths = Set(old.photos.map(\.path))
+            if let added = new.photos.first(where: { !oldPaths.contains($0.path) }) {
+                note = "picked \(Render.shown(added.name)) (\(new.photos.count) of \(new.maxSelection))"
+            } else if let removed = old.photos.first(where: { p in !new.photos.contains { $0.path == p.path } }) {
+                note = "unpicked \(Render.shown(removed.name)) (\(new.photos.count) of \(new.maxSelection))"
+            }
+        }
+        if inv.json { try printSelection(reply, inv) } else if let note { Output.line(note) } else { try printSelection(reply, inv) }
+    },
+    CommandSpec(words: ["selection"], summary: "the pick list in pick order: album, name, size, path (--json adds absolute paths)") { inv throws(CLIError) in
+        try printSelection(try inv.call(.selection(session: inv.session)), inv)
+    },
+    CommandSpec(words: ["clear-selection"], summary: "empty the pick list") { inv throws(CLIError) in
+        let reply = try inv.call(.clearSelection(session: inv.session))
+        if inv.json { try printSelection(reply, inv) } else { Output.line("pick list cleared") }
+    },
+]
