@@ -25,10 +25,9 @@ struct CLIError: Error {
 
     init(_ error: ClientError) {
         switch error {
-        case .cannotConnect, .untrustedServer:
+        // A daemon that went away mid-command is as unreachable as one that was never there (SPEC: exit 5).
+        case .cannotConnect, .untrustedServer, .connectionLost:
             self.init(message: error.description, exitCode: .unreachable)
-        case .connectionLost:
-            self.init(message: error.description, exitCode: .failure)
         case .server(let e):
             self.init(message: e.message, exitCode: CLIError.exitCode(for: e.code))
         }

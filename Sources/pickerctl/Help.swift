@@ -35,6 +35,12 @@ enum Help {
         return out
     }
 
+    /// "a, b or c".
+    static func alternatives(_ words: [String]) -> String {
+        guard words.count > 1, let last = words.last else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + last
+    }
+
     private static func optionLines(_ options: [OptionSpec]) -> String {
         let labels = options.map { o in o.valueName.map { "\(o.name) \($0)" } ?? o.name }
         let width = labels.map(\.count).max() ?? 0

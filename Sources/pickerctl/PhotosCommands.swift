@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PickerClient
 import PickerProtocol
 
@@ -36,11 +39,16 @@ func setSessionSort(_ raw: String?, option: String, on conn: PickerConnection, s
 /// written piece by piece.
 private struct PagePrinter {
     let json: Bool
+    /// The library's root as the daemon resolved it, for `absolute_path` (JSON only).
+    let root: String
     private var widths: [Int] = []
     private var rowsPrinted = 0
     private var started = false
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, root: String) {
+        self.json = json
+        self.root = root
+    }
 
     mutating func print(_ page: PhotoPage) {
         if json { printJSON(page) } else { printText(page) }
@@ -66,6 +74,7 @@ private struct PagePrinter {
         for p in page.photos {
             let row: JSONValue = .object([
                 ("index", .int(p.index)), ("name", .string(p.name)), ("path", .string(p.path)),
+                ("absolute_path", .string(root + "/" + p.path)),
                 ("width", .int(p.width)), ("height", .int(p.height)), ("bytes", .int(Int(p.bytes))),
                 ("format", .string(p.format.displayName)), ("date", .string(Render.date(p.date))),
                 ("date_source", .string(p.dateSource == .exif ? "exif" : "mtime")),
@@ -78,7 +87,7 @@ private struct PagePrinter {
 
 /// Pages through the selected album from `offset`, at most `limit` rows (nil: to the end).
 private func listPhotos(_ conn: PickerConnection, session: String, offset: Int, limit: Int?, json: Bool) throws(CLIError) {
-    var printer = PagePrinter(json: json)
+    var printer = PagePrinter(json: json, root: json ? try libraryRoot(conn) : "")
     var next = offset
     var remaining = limit ?? Int.max
     var album: String? = nil
@@ -99,6 +108,15 @@ private func listPhotos(_ conn: PickerConnection, session: String, offset: Int, 
         if page.photos.isEmpty || next >= page.total { break }
     }
     if json && album != nil { Output.raw("]}\n") }
+}
+
+/// The library root with symlinks resolved, as the daemon joins it into `selection`'s absolute paths.
+private func libraryRoot(_ conn: PickerConnection) throws(CLIError) -> String {
+    let reply = try call(conn, .libraryInfo)
+    guard case .libraryInfo(let info) = reply else { throw unexpected(reply) }
+    guard let resolved = realpath(info.root, nil) else { return info.root }
+    defer { free(resolved) }
+    return String(cString: resolved)
 }
 
 let photosCommands: [CommandSpec] = [

@@ -50,8 +50,16 @@ let selectionCommands: [CommandSpec] = [
         }
         if inv.json { try printSelection(reply, inv) } else if let note { Output.line(note) } else { try printSelection(reply, inv) }
     },
-    CommandSpec(words: ["selection"], summary: "the pick list in pick order: album, name, size, path (--json adds absolute paths)") { inv throws(CLIError) in
-        try printSelection(try inv.call(.selection(session: inv.session)), inv)
+    CommandSpec(words: ["selection"], summary: "the pick list in pick order: album, name, size, path (--json adds absolute paths)",
+                options: [OptionSpec(name: "--paths", valueName: nil, help: "only the absolute paths, one per line (for xargs)"),
+                          OptionSpec(name: "-0", valueName: nil, help: "with --paths: end each path with a NUL byte instead (xargs -0)")],
+                details: "--paths prints each picked photo's absolute path exactly as it is (not escaped), in pick order;\nwith -0 each is followed by a NUL, so any file name survives `xargs -0`. Nothing picked: no output.") { inv throws(CLIError) in
+        if inv.flag("-0") && !inv.flag("--paths") { throw .usage("-0 goes with --paths") }
+        if inv.flag("--paths") && inv.json { throw .usage("--paths and --json are two formats: give one") }
+        let reply = try inv.call(.selection(session: inv.session))
+        guard inv.flag("--paths") else { return try printSelection(reply, inv) }
+        guard case .selection(let list) = reply else { throw unexpected(reply) }
+        Output.paths(list.photos.map(\.absolutePath), nulTerminated: inv.flag("-0"))
     },
     CommandSpec(words: ["clear-selection"], summary: "empty the pick list") { inv throws(CLIError) in
         let reply = try inv.call(.clearSelection(session: inv.session))

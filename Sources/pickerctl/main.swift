@@ -19,12 +19,16 @@ func neededEnvironment() -> [String: String] {
 }
 
 func runPickerctl() -> Int32 {
+    var textFile: String? = nil
     do throws(CLIError) {
         switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()), commands: allCommands + [hiddenCompleteCommand],
                                         environment: neededEnvironment()) {
         case .help(let command):
             print(command.map(Help.command) ?? Help.overview(allCommands), terminator: "")
             return ExitCode.ok.rawValue
+        case .missingCommand:
+            Output.usage(Help.overview(allCommands))
+            return ExitCode.usage.rawValue
         case .version:
             print("pickerctl 0.1.0")
             return ExitCode.ok.rawValue
@@ -36,10 +40,15 @@ func runPickerctl() -> Int32 {
                     throw CLIError.usage("--json needs -o FILE for the image itself")
                 }
             }
+            if let path = invocation.outputPath, command.writesText(json: invocation.json) {
+                if try Output.redirectText(to: path) { textFile = path }
+            }
             try command.run(invocation)
             return ExitCode.ok.rawValue
         }
     } catch {
+        // A failed command leaves no half-written -o FILE behind.
+        if let textFile { unlink(textFile) }
         Output.error(error.message)
         return error.exitCode.rawValue
     }
