@@ -16,7 +16,7 @@ enum Help {
         out += "\nGlobal options:\n" + optionLines(globalOptions)
         out += """
 
-            Exit codes: 0 ok, 1 error, 2 usage, 3 nothing selected, 4 no such album/photo/session,
+            Exit codes: 0 ok, 1 error, 2 usage, 3 nothing selected, 4 no such album/photo/session/page,
             5 cannot reach the daemon.
             Run 'pickerctl COMMAND --help' for a command's options.
 
