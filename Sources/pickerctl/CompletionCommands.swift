@@ -4,7 +4,7 @@ import PickerProtocol
 /// Shell completions, and the hidden helper they call for live names.
 let completionCommands: [CommandSpec] = [
     CommandSpec(words: ["completions"], summary: "print a completion script for bash, zsh or fish",
-                arguments: [ArgumentSpec(name: "SHELL", optional: false, help: "bash, zsh or fish")],
+                arguments: [ArgumentSpec(name: "SHELL", optional: false, help: "bash, zsh or fish", completion: .words(Completions.shells))],
                 details: "bash: source <(pickerctl completions bash)\nzsh:  pickerctl completions zsh > ~/.zfunc/_pickerctl\nfish: pickerctl completions fish > ~/.config/fish/completions/pickerctl.fish\nAlbum and photo names are completed live from the running daemon.") { inv throws(CLIError) in
         let shell = inv.positional(0) ?? ""
         guard let script = Completions.script(for: shell, commands: allCommands) else {
@@ -16,7 +16,7 @@ let completionCommands: [CommandSpec] = [
 
 /// Not listed in --help: prints album names, or photo names of the session's album, one per line.
 let hiddenCompleteCommand = CommandSpec(words: ["__complete"], summary: "names for shell completion",
-                                        arguments: [ArgumentSpec(name: "WHAT", optional: false, help: "albums or photos")]) { inv throws(CLIError) in
+                                        arguments: [ArgumentSpec(name: "WHAT", optional: false, help: "albums, photos or sessions")]) { inv throws(CLIError) in
     switch inv.positional(0) {
     case "albums":
         guard case .albums(let albums) = try inv.call(.albums) else { return }
@@ -24,7 +24,10 @@ let hiddenCompleteCommand = CommandSpec(words: ["__complete"], summary: "names f
     case "photos":
         guard case .photos(let list) = try inv.call(.photos(session: inv.session, sort: .name)) else { return }
         Completions.printNames(list.photos.map(\.name))
+    case "sessions":
+        guard case .sessionList(let list) = try inv.call(.sessionList) else { return }
+        Completions.printNames(list.map(\.name))
     default:
-        throw .usage("__complete albums|photos")
+        throw .usage("__complete albums|photos|sessions")
     }
 }

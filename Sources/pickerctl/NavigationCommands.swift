@@ -17,13 +17,14 @@ let navigationCommands: [CommandSpec] = [
         }
     },
     CommandSpec(words: ["select-album"], summary: "select an album by name or --index; clears the current photo",
-                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "album name, e.g. 2024/Kyoto or \"All Photos\"")],
+                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "album name, e.g. 2024/Kyoto or \"All Photos\"",
+                                            completion: .live("albums"))],
                 options: [indexOption]) { inv throws(CLIError) in
         let selector = try inv.selector(what: "album")
         try printSession(try inv.call(.selectAlbum(session: inv.session, selector)), inv)
     },
     CommandSpec(words: ["select-photo"], summary: "make a photo of the selected album current, by name or --index",
-                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "photo file name")],
+                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "photo file name", completion: .live("photos"))],
                 options: [indexOption]) { inv throws(CLIError) in
         let selector = try inv.selector(what: "photo")
         try printSession(try inv.call(.selectPhoto(session: inv.session, selector)), inv)

@@ -9,7 +9,9 @@ private let pageSize = 1000
 /// The virtual album whose rows come from many folders (its text rows show the relative path).
 private let allPhotosName = "All Photos"
 
-private let sortValues = "name|date"
+/// The session orders, as `--sort` and `sort` take them.
+let sortWords = ["name", "date"]
+private let sortValues = sortWords.joined(separator: "|")
 
 /// The wire order for a `name|date` word.
 private func parseSort(_ raw: String, option: String) throws(CLIError) -> PhotoSort {
@@ -121,7 +123,8 @@ private func libraryRoot(_ conn: PickerConnection) throws(CLIError) -> String {
 
 let photosCommands: [CommandSpec] = [
     CommandSpec(words: ["photos"], summary: "list the selected album's photos in the session's order",
-                options: [OptionSpec(name: "--sort", valueName: sortValues, help: "set the session's order first (as `pickerctl sort`)"),
+                options: [OptionSpec(name: "--sort", valueName: sortValues, help: "set the session's order first (as `pickerctl sort`)",
+                                     completion: .words(sortWords)),
                           OptionSpec(name: "--offset", valueName: "N", help: "skip the first N rows (default 0)"),
                           OptionSpec(name: "--limit", valueName: "N", help: "print at most N rows (default: all)")],
                 details: "Rows are fetched 1000 at a time and printed as they arrive. In All Photos the name column shows\neach photo's path relative to the library. An offset past the last photo exits 4.") { inv throws(CLIError) in
@@ -134,7 +137,7 @@ let photosCommands: [CommandSpec] = [
         try noteIfScanning(conn)
     },
     CommandSpec(words: ["sort"], summary: "set the session's photo order: name, or capture date (newest first)",
-                arguments: [ArgumentSpec(name: "ORDER", optional: false, help: "name or date")],
+                arguments: [ArgumentSpec(name: "ORDER", optional: false, help: "name or date", completion: .words(sortWords))],
                 details: "name: natural file-name order (All Photos stays newest first).\ndate: newest first by EXIF DateTimeOriginal; photos without one come after, in name order, then by mtime.\nphotos, select-photo --index, toggle --index, next/prev and thumbnails all follow the session's order.") { inv throws(CLIError) in
         let raw = inv.positional(0) ?? ""
         _ = try parseSort(raw, option: "sort")

@@ -26,7 +26,7 @@ private func printSelection(_ reply: Reply, _ inv: Invocation, changed: String? 
 /// The pick list: toggle a photo, list it, clear it.
 let selectionCommands: [CommandSpec] = [
     CommandSpec(words: ["toggle"], summary: "add a photo of the selected album to the pick list, or remove it",
-                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "photo file name")],
+                arguments: [ArgumentSpec(name: "NAME", optional: true, help: "photo file name", completion: .live("photos"))],
                 options: [indexOption],
                 details: "Refused, changing nothing, when the pick list is full (session new --max-selection).") { inv throws(CLIError) in
         let selector = try inv.selector(what: "photo")

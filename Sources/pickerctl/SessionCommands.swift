@@ -12,7 +12,7 @@ let sessionCommands: [CommandSpec] = [
                           OptionSpec(name: "--max-selection", valueName: "N", help: "most photos that can be picked (default 10)"),
                           OptionSpec(name: "--title", valueName: "T", help: "title (default \"Photo Library\")"),
                           OptionSpec(name: "--sort", valueName: "name|date", help: "photo order (default name); see `pickerctl sort`",
-                                     completion: .words(["name", "date"])),
+                                     completion: .words(sortWords)),
                           OptionSpec(name: "--exist-ok", valueName: nil, help: "a session of that name already existing is not an error: it is shown, unchanged")],
                 details: "With --exist-ok, scripts can run `session new` every time: an existing session is left as it is\n(its pane size, title and picks are not changed) and printed, exit 0.") { inv throws(CLIError) in
         guard let width = try inv.paneSide("--width") else {
