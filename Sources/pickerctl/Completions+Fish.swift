@@ -42,7 +42,9 @@ extension Completions {
             out += "complete -c pickerctl -n \(quoted("not __fish_seen_subcommand_from \(headList)")) -a session -d 'manage sessions'\n"
         }
         for c in commands where c.words.count == 2 {
-            let cond = "__fish_seen_subcommand_from \(c.words[0]); and not __fish_seen_subcommand_from \(c.words[1])"
+            // Offered until any subcommand of the group is on the line.
+            let group = commands.filter { $0.words.count == 2 && $0.words[0] == c.words[0] }.map { $0.words[1] }
+            let cond = "__fish_seen_subcommand_from \(c.words[0]); and not __fish_seen_subcommand_from \(group.joined(separator: " "))"
             out += "complete -c pickerctl -n \(quoted(cond)) -a \(quoted(c.words[1])) -d \(quoted(c.summary))\n"
         }
         for c in commands {
