@@ -31,3 +31,8 @@ let hiddenCompleteCommand = CommandSpec(words: ["__complete"], summary: "names f
         throw .usage("__complete albums|photos|sessions")
     }
 }
+
+/// Not listed in --help: prints pickerctl(1) in roff, made from the command table (`make install` runs it).
+let hiddenManCommand = CommandSpec(words: ["__man"], summary: "the man page pickerctl(1), in roff") { _ throws(CLIError) in
+    print(ManualPage.pickerctl(allCommands, version: pickerctlVersion), terminator: "")
+}

@@ -16,8 +16,8 @@ enum Help {
         out += "\nGlobal options:\n" + optionLines(globalOptions)
         out += """
 
-            Exit codes: 0 ok, 1 error, 2 usage, 3 nothing selected, 4 no such album/photo/session/page,
-            5 cannot reach the daemon.
+            Exit codes: \(ExitCode.all.prefix(4).map { "\($0.rawValue) \($0.meaning)" }.joined(separator: ", ")),
+            \(ExitCode.all.dropFirst(4).map { "\($0.rawValue) \($0.meaning)" }.joined(separator: ", ")).
             Run 'pickerctl COMMAND --help' for a command's options.
 
             """

@@ -9,6 +9,8 @@ import PickerSystem
 let allCommands = daemonCommands + sessionCommands + navigationCommands + [getImageCommand] + libraryCommands
     + photosCommands + selectionCommands + [thumbnailsCommand, previewCommand] + integrationCommands + completionCommands
 
+let pickerctlVersion = "0.1.0"
+
 /// Only the variables pickerctl reads: building the whole environment costs start-up time.
 func neededEnvironment() -> [String: String] {
     var env: [String: String] = [:]
@@ -21,7 +23,7 @@ func neededEnvironment() -> [String: String] {
 func runPickerctl() -> Int32 {
     var textFile: String? = nil
     do throws(CLIError) {
-        switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()), commands: allCommands + [hiddenCompleteCommand],
+        switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()), commands: allCommands + [hiddenCompleteCommand, hiddenManCommand],
                                         environment: neededEnvironment()) {
         case .help(let command):
             print(command.map(Help.command) ?? Help.overview(allCommands), terminator: "")
@@ -30,7 +32,7 @@ func runPickerctl() -> Int32 {
             Output.usage(Help.overview(allCommands))
             return ExitCode.usage.rawValue
         case .version:
-            print("pickerctl 0.1.0")
+            print("pickerctl \(pickerctlVersion)")
             return ExitCode.ok.rawValue
         case let .run(command, invocation):
             if command.binaryOutput {
