@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PickerProtocol
 import PickerSystem
 
 // Thin client: parse arguments against the command table, speak the protocol, print.
@@ -9,7 +10,7 @@ import PickerSystem
 let allCommands = daemonCommands + sessionCommands + navigationCommands + [getImageCommand] + libraryCommands
     + photosCommands + selectionCommands + [thumbnailsCommand, previewCommand] + integrationCommands + completionCommands
 
-let pickerctlVersion = "0.1.0"
+let pickerctlVersion = Release.version
 
 /// Only the variables pickerctl reads: building the whole environment costs start-up time.
 func neededEnvironment() -> [String: String] {
