@@ -26,9 +26,11 @@ let sessionCommands: [CommandSpec] = [
         if let sort, sort != "name" && sort != "date" { throw .usage("--sort must be 'name' or 'date', not '\(sort)'") }
         // Version 1's sessionNew has no sort field: the order follows on the same connection, in order.
         let conn = try inv.connect()
+        let created: Reply
         do throws(ClientError) {
-            _ = try conn.call(.sessionNew(params))
+            created = try conn.call(.sessionNew(params))
         } catch .server(let e) where e.code == .sessionExists && inv.flag("--exist-ok") {
+            // Left as it is: no resize, no new sort; the existing session is shown.
             return try printSession(try call(conn, .sessionShow(name: params.name)), inv)
         } catch {
             throw CLIError(error)
@@ -36,7 +38,7 @@ let sessionCommands: [CommandSpec] = [
         if let state = try setSessionSort(sort, option: "--sort", on: conn, session: params.name) {
             return try printSession(.session(state), inv)
         }
-        try printSession(try call(conn, .sessionShow(name: params.name)), inv)
+        try printSession(created, inv)
     },
     CommandSpec(words: ["session", "list"], summary: "list sessions") { inv throws(CLIError) in
         let reply = try inv.call(.sessionList)
