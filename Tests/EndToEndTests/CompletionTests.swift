@@ -294,6 +294,15 @@ import Testing
         // The completed name reaches pickerctl as one word: `session show` finds it.
         try shell.press("Enter")
         try shell.waitFor("the session shown") { $0.contains("session:   \(Self.oddSession)") }
+        try shell.waitForPrompt()
+        // A name with a space is inserted quoted, so the command gets "All Photos" as one word.
+        try tabCompletes(shell, typed: "pickerctl --session other select-album Al", to: #"select-album All\ Photos"#)
+        try shell.press("Enter")
+        try shell.waitForPrompt()
+        try waitUntil("All Photos selected") {
+            let r = try daemon.ctl("status", "--json", session: "other")
+            return (try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])?["album"] as? String == "All Photos"
+        }
     }
 
     @Test(.enabled(if: findExecutable("tmux") != nil, "needs tmux"))
@@ -309,6 +318,15 @@ import Testing
         try tabCompletes(shell, typed: "pickerctl session show my", to: #"pickerctl session show my\ \'odd\'\ session"#)
         try shell.press("Enter")
         try shell.waitFor("the session shown") { $0.contains("session:   \(Self.oddSession)") }
+        try shell.waitForPrompt()
+        // A name with a space is inserted quoted, so the command gets "All Photos" as one word.
+        try tabCompletes(shell, typed: "pickerctl --session other select-album Al", to: #"select-album All\ Photos"#)
+        try shell.press("Enter")
+        try shell.waitForPrompt()
+        try waitUntil("All Photos selected") {
+            let r = try daemon.ctl("status", "--json", session: "other")
+            return (try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])?["album"] as? String == "All Photos"
+        }
     }
 
     /// Types `typed`, presses Tab, and waits until the command line reads `expected` (a trailing space allowed).
