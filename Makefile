@@ -83,7 +83,7 @@ install: build
 	root="$(DESTDIR)$(PREFIX)"; \
 	install -d "$$root/bin" "$$root/lib/systemd/user" "$$root/share/doc/pickerd" \
 		"$$root/share/bash-completion/completions" "$$root/share/zsh/site-functions" \
-		"$$root/share/fish/vendor_completions.d"; \
+		"$$root/share/fish/vendor_completions.d" "$$root/share/man/man1"; \
 	install -m 0755 "$$bin/pickerd" "$$bin/pickerctl" "$$root/bin/"; \
 	for unit in pickerd.socket pickerd.service; do \
 		sed -e "s|@BINDIR@|$(PREFIX)/bin|g" -e "s|@DOCDIR@|$(PREFIX)/share/doc/pickerd|g" \
@@ -94,7 +94,10 @@ install: build
 	"$$bin/pickerctl" completions bash > "$$root/share/bash-completion/completions/pickerctl"; \
 	"$$bin/pickerctl" completions zsh > "$$root/share/zsh/site-functions/_pickerctl"; \
 	"$$bin/pickerctl" completions fish > "$$root/share/fish/vendor_completions.d/pickerctl.fish"; \
-	echo "installed pickerd, pickerctl, systemd user units and completions under $$root"
+	"$$bin/pickerctl" __man > "$$root/share/man/man1/pickerctl.1"; \
+	"$$bin/pickerd" --man > "$$root/share/man/man1/pickerd.1"; \
+	chmod 0644 "$$root/share/man/man1/pickerctl.1" "$$root/share/man/man1/pickerd.1"; \
+	echo "installed pickerd, pickerctl, systemd user units, completions and man pages under $$root"
 
 clean:
 	rm -rf .build

@@ -20,6 +20,7 @@ set -euo pipefail
 packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev libsqlite3-dev pkg-config python3 python3-pil
           tmux zsh fish neovim systemd emacs-nox
           libchafa-dev libglib2.0-dev chafa)
+packages+=(man-db groff-base)  # `man -l` checks the generated man pages (ManPageTests)
 for set in "$@"; do
     case "$set" in
         bench) packages+=(libvips-tools imagemagick hyperfine) ;;

@@ -11,7 +11,7 @@ import Synchronization
 /// pickerd from start to exit: claim the socket, index the library, serve until SIGINT/SIGTERM,
 /// then finish in-flight work, save sessions and remove the socket.
 public enum Daemon {
-    public static let version = "0.1.0"
+    public static let version = Release.version
 
     /// Runs the daemon; returns the process exit code.
     public static func run(_ config: DaemonConfiguration) -> Int32 {
@@ -49,7 +49,7 @@ public enum Daemon {
         var engine = EngineConfiguration(
             libraryRoot: config.libraryRoot, stateDirectory: config.stateDirectory,
             cacheBytes: config.cacheMB << 20, maxPixels: config.maxMegapixels * 1_000_000,
-            serverVersion: "pickerd \(version)", thumbnailCacheHome: config.thumbnailCacheHome)
+            serverVersion: Release.serverVersion, thumbnailCacheHome: config.thumbnailCacheHome)
         engine.workBudgetBytes = config.memoryMB << 20
         engine.indexDirectory = config.indexDirectory
         let relay = EventRelay()

@@ -6,6 +6,8 @@ public enum DaemonCommandLine {
         case run(DaemonConfiguration)
         case help
         case version
+        /// `--man` (not in the help): print pickerd(1) in roff.
+        case man
     }
 
     public static let usage = """
@@ -66,6 +68,7 @@ public enum DaemonCommandLine {
             switch key {
             case "-h", "--help": return .help
             case "--version": return .version
+            case "--man": return .man
             case "--library": library = try value(key)
             case "--socket": socket = try value(key)
             case "--cache-mb": cacheMB = try intValue(key, 0...65536)

@@ -8,4 +8,9 @@ public enum ProtocolLimits {
     public static let maxRequestFrame: UInt32 = 1 << 20
     /// Largest reply frame a server sends (an image can be big): 256 MiB.
     public static let maxReplyFrame: UInt32 = 256 << 20
+    /// Pane sides (session width and height, preview screen) in pixels: the one declaration,
+    /// read by the engine's validation and by pickerctl's option checks.
+    public static let paneSizeRange = 16...8192
+    /// Thumbnail grid cell sides in pixels.
+    public static let cellSizeRange = 16...1024
 }

@@ -4,6 +4,8 @@ import PickerSystem
 enum ParsedCommandLine {
     case help(CommandSpec?)
     case version
+    /// No command at all: the overview goes to stderr and the exit code is 2.
+    case missingCommand
     case run(CommandSpec, Invocation)
 }
 
@@ -89,8 +91,13 @@ enum ArgumentParser {
         resolveCommand()
         if wantsHelp { return .help(command) }
         guard let command else {
-            if words.isEmpty { return .help(nil) }
-            throw .usage("unknown command '\(words.joined(separator: " "))'; see 'pickerctl --help'")
+            if words.isEmpty { return .missingCommand }
+            let group = commands.filter { $0.words.starts(with: words) }
+            guard !group.isEmpty else {
+                throw .usage("unknown command '\(words.joined(separator: " "))'; see 'pickerctl --help'")
+            }
+            let subcommands = group.map { $0.words.dropFirst(words.count).joined(separator: " ") }
+            throw .usage("'\(words.joined(separator: " "))' needs a subcommand: \(Help.alternatives(subcommands)); see 'pickerctl --help'")
         }
         let required = command.arguments.filter { !$0.optional }.count
         guard positionals.count >= required else {
@@ -100,6 +107,7 @@ enum ArgumentParser {
             throw .usage("unexpected argument '\(positionals[command.arguments.count])' for '\(command.name)'")
         }
         let session = values["--session"] ?? environment["PICKER_SESSION"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+        if values["--socket"] == "" { throw .usage("empty socket path: --socket needs a PATH") }
         let socket = values["--socket"] ?? DefaultSocketPath.resolve(environment: environment)
         let invocation = Invocation(command: command, positionals: positionals, values: values, flags: flags,
                                     socketPath: socket, session: session, json: flags.contains("--json"),

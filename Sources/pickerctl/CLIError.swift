@@ -9,6 +9,20 @@ enum ExitCode: Int32 {
     case nothingSelected = 3
     case notFound = 4
     case unreachable = 5
+
+    /// What each code means, for `--help` and the man page.
+    var meaning: String {
+        switch self {
+        case .ok: return "ok"
+        case .failure: return "error"
+        case .usage: return "usage"
+        case .nothingSelected: return "nothing selected"
+        case .notFound: return "no such album/photo/session/page"
+        case .unreachable: return "cannot reach the daemon (or it went away)"
+        }
+    }
+
+    static let all: [ExitCode] = [.ok, .failure, .usage, .nothingSelected, .notFound, .unreachable]
 }
 
 /// Everything that ends a pickerctl run early: a message for stderr and an exit code.
@@ -25,10 +39,9 @@ struct CLIError: Error {
 
     init(_ error: ClientError) {
         switch error {
-        case .cannotConnect, .untrustedServer:
+        // A daemon that went away mid-command is as unreachable as one that was never there (SPEC: exit 5).
+        case .cannotConnect, .untrustedServer, .connectionLost:
             self.init(message: error.description, exitCode: .unreachable)
-        case .connectionLost:
-            self.init(message: error.description, exitCode: .failure)
         case .server(let e):
             self.init(message: e.message, exitCode: CLIError.exitCode(for: e.code))
         }

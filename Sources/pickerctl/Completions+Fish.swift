@@ -31,28 +31,54 @@ extension Completions {
 
             """#
         for o in globalOptions {
-            out += "complete -c pickerctl -l \(o.name.trimmingPrefix("--"))\(o.valueName == nil ? "" : " -r") -d '\(o.help.replacing("'", with: ""))'\n"
+            out += "complete -c pickerctl" + option(o) + "\n"
         }
         let heads = Set(commands.map { $0.words[0] })
         let headList = heads.sorted().joined(separator: " ")
         for c in commands where c.words.count == 1 {
-            out += "complete -c pickerctl -n 'not __fish_seen_subcommand_from \(headList)' -a '\(c.name)' -d '\(c.summary.replacing("'", with: ""))'\n"
+            out += "complete -c pickerctl -n \(quoted("not __fish_seen_subcommand_from \(headList)")) -a \(quoted(c.name)) -d \(quoted(c.summary))\n"
         }
         if heads.contains("session") {
-            out += "complete -c pickerctl -n 'not __fish_seen_subcommand_from \(headList)' -a session -d 'manage sessions'\n"
+            out += "complete -c pickerctl -n \(quoted("not __fish_seen_subcommand_from \(headList)")) -a session -d 'manage sessions'\n"
         }
         for c in commands where c.words.count == 2 {
-            out += "complete -c pickerctl -n '__fish_seen_subcommand_from \(c.words[0]); and not __fish_seen_subcommand_from \(c.words[1])' -a '\(c.words[1])' -d '\(c.summary.replacing("'", with: ""))'\n"
+            // Offered until any subcommand of the group is on the line.
+            let group = commands.filter { $0.words.count == 2 && $0.words[0] == c.words[0] }.map { $0.words[1] }
+            let cond = "__fish_seen_subcommand_from \(c.words[0]); and not __fish_seen_subcommand_from \(group.joined(separator: " "))"
+            out += "complete -c pickerctl -n \(quoted(cond)) -a \(quoted(c.words[1])) -d \(quoted(c.summary))\n"
         }
         for c in commands {
-            let cond = "__fish_seen_subcommand_from \(c.words.last ?? c.name)"
-            for o in c.options where o.name.hasPrefix("--") {
-                out += "complete -c pickerctl -n '\(cond)' -l \(o.name.trimmingPrefix("--"))\(o.valueName == nil ? "" : " -r") -d '\(o.help.replacing("'", with: ""))'\n"
+            let cond = quoted("__fish_seen_subcommand_from \(c.words.last ?? c.name)")
+            for o in c.options {
+                out += "complete -c pickerctl -n \(cond)" + option(o) + "\n"
             }
-            if let live = liveNames(c) {
-                out += "complete -c pickerctl -n '\(cond)' -a '(__pickerctl_names \(live))'\n"
+            if let argument = c.arguments.first, let values = values(argument.completion) {
+                out += "complete -c pickerctl -n \(cond)\(values)\n"
             }
         }
         return out
+    }
+
+    /// A fish single-quoted word: `\` and `'` escaped, so help texts keep their apostrophes.
+    private static func quoted(_ s: String) -> String {
+        "'" + s.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
+    }
+
+    /// ` -l name` / ` -o o` with what its value completes from and its help.
+    private static func option(_ o: OptionSpec) -> String {
+        let flag = o.name.hasPrefix("--") ? " -l \(o.name.dropFirst(2))" : " -o \(o.name.dropFirst())"
+        let value = o.valueName == nil ? "" : " -r" + (values(o.completion) ?? "")
+        return flag + value + " -d \(quoted(o.help))"
+    }
+
+    /// The candidates of a value: our own words, names from the daemon (through a function, whose
+    /// output fish never evaluates), or files; nil for free text.
+    private static func values(_ completion: ValueCompletion) -> String? {
+        switch completion {
+        case .none: return nil
+        case .files: return " -F"
+        case .words(let words): return " -a \(quoted(words.joined(separator: " ")))"
+        case .live(let kind): return " -a \(quoted("(__pickerctl_names \(kind))"))"
+        }
     }
 }

@@ -4,16 +4,16 @@ extension Completions {
     static func zsh(_ commands: [CommandSpec]) -> String {
         var lines = ""
         for c in commands {
-            lines += "    '\(c.name.replacing(" ", with: "\\\\ ")):\(c.summary.replacing("'", with: "").replacing(":", with: " -"))'\n"
+            lines += "    " + quoted(c.name.replacing(" ", with: "\\ ") + ":" + c.summary.replacing(":", with: " -")) + "\n"
         }
         var optionCases = ""
         for c in commands {
             let opts = (c.options + globalOptions).map { o -> String in
-                let help = o.help.replacing("'", with: "").replacing("[", with: "(").replacing("]", with: ")")
-                return "'\(o.name)[\(help)]\(o.valueName == nil ? "" : ":value:")'"
+                let help = o.help.replacing("[", with: "(").replacing("]", with: ")")
+                return quoted("\(o.name)[\(help)]" + (o.valueName == nil ? "" : action(o.completion)))
             }.joined(separator: " ")
-            let live = liveNames(c).map { " '1:name:_pickerctl_names \($0)'" } ?? ""
-            optionCases += "        (\(c.name.replacing(" ", with: "\\ "))) _arguments \(opts)\(live) ;;\n"
+            let first = c.arguments.first.map { a in " " + quoted("1" + action(a.completion)) } ?? ""
+            optionCases += "        (\(c.name.replacing(" ", with: "\\ "))) _arguments \(opts)\(first) ;;\n"
         }
         let skipValue = valueOptions(commands).filter { $0 != "--socket" && $0 != "--session" }.joined(separator: "|")
         return #"""
@@ -59,5 +59,19 @@ extension Completions {
             _pickerctl "$@"
 
             """#
+    }
+
+    /// A zsh single-quoted word: `'` written as `'\''`, so help texts keep their apostrophes.
+    private static func quoted(_ s: String) -> String { "'" + s.replacing("'", with: "'\\''") + "'" }
+
+    /// An `_arguments` action for a value: our own words inline, names from the daemon through the
+    /// helper (never inline: zsh would evaluate them), files through `_files`.
+    private static func action(_ completion: ValueCompletion) -> String {
+        switch completion {
+        case .none: return ":value: "
+        case .files: return ":file:_files"
+        case .words(let words): return ":value:(\(words.joined(separator: " ")))"
+        case .live(let kind): return ":name:_pickerctl_names \(kind)"
+        }
     }
 }

@@ -5,6 +5,9 @@
 /// them as data only: no script hands a name to anything that expands or evaluates words
 /// (`compgen -W`, `eval`, a zsh `_arguments` action, a fish `-a` string).
 enum Completions {
+    /// The shells `pickerctl completions` writes a script for.
+    static let shells = ["bash", "zsh", "fish"]
+
     static func script(for shell: String, commands: [CommandSpec]) -> String? {
         switch shell {
         case "bash": return bash(commands)
@@ -14,13 +17,27 @@ enum Completions {
         }
     }
 
-    /// Commands whose NAME argument is an album or a photo of the selected album.
+    /// The live kind (`albums`, `photos`, `sessions`) a command's first argument completes from, if any.
     static func liveNames(_ command: CommandSpec) -> String? {
-        switch command.name {
-        case "select-album": return "albums"
-        case "select-photo", "toggle": return "photos"
-        default: return nil
+        if case .live(let kind)? = command.arguments.first?.completion { return kind }
+        return nil
+    }
+
+    /// The fixed words a command's first argument completes from (empty if none).
+    static func argumentWords(_ command: CommandSpec) -> [String] {
+        if case .words(let words)? = command.arguments.first?.completion { return words }
+        return []
+    }
+
+    /// Every option that takes a value, once by name (the first declaration wins), with what its value completes from.
+    static func valueCompletions(_ commands: [CommandSpec]) -> [(name: String, completion: ValueCompletion)] {
+        var seen: Set<String> = []
+        var out: [(name: String, completion: ValueCompletion)] = []
+        for o in globalOptions + commands.flatMap(\.options) where o.valueName != nil && !seen.contains(o.name) {
+            seen.insert(o.name)
+            out.append((o.name, o.completion))
         }
+        return out
     }
 
     /// Prints the completable names one per line, exactly as they are: the scripts take each line as

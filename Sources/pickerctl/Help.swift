@@ -16,8 +16,8 @@ enum Help {
         out += "\nGlobal options:\n" + optionLines(globalOptions)
         out += """
 
-            Exit codes: 0 ok, 1 error, 2 usage, 3 nothing selected, 4 no such album/photo/session,
-            5 cannot reach the daemon.
+            Exit codes: \(ExitCode.all.prefix(4).map { "\($0.rawValue) \($0.meaning)" }.joined(separator: ", ")),
+            \(ExitCode.all.dropFirst(4).map { "\($0.rawValue) \($0.meaning)" }.joined(separator: ", ")).
             Run 'pickerctl COMMAND --help' for a command's options.
 
             """
@@ -33,6 +33,12 @@ enum Help {
         if !c.options.isEmpty { out += "\nOptions:\n" + optionLines(c.options) }
         out += "\nGlobal options:\n" + optionLines(globalOptions)
         return out
+    }
+
+    /// "a, b or c".
+    static func alternatives(_ words: [String]) -> String {
+        guard words.count > 1, let last = words.last else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + last
     }
 
     private static func optionLines(_ options: [OptionSpec]) -> String {

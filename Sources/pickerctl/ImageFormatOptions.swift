@@ -1,24 +1,13 @@
 import PickerProtocol
 
-/// `--format` and `--cells` of `get-image` and `preview`: one parser for both commands.
+/// `--cells` and the terminal-text rules of `get-image` and `preview` (`--format` itself is `formatOption`).
 enum ImageFormatOptions {
-    static let format = OptionSpec(name: "--format", valueName: "png|jpeg|webp|sixel|symbols",
-                                   help: "output format (default png); sixel and symbols are terminal text")
     static let cells = OptionSpec(name: "--cells", valueName: "COLSxROWS",
                                   help: "terminal cells to draw symbols in, 1…1000 a side (needed by --format symbols)")
 
     /// Where terminal text may go: anywhere, a terminal included.
     static let details = "--format sixel and --format symbols print terminal text (escape sequences), which may go to a\n"
         + "terminal; symbols are fitted into --cells, sixel is the picture at its pixel size."
-
-    /// The format asked for (png when absent).
-    static func format(_ inv: Invocation) throws(CLIError) -> ImageFormat {
-        let raw = inv.value("--format") ?? "png"
-        guard let format = ImageFormat(optionName: raw) else {
-            throw .usage("--format must be png, jpeg or webp (or sixel or symbols: terminal text), not '\(raw)'")
-        }
-        return format
-    }
 
     /// True when the command's `--format` is a terminal text format (allowed on a terminal stdout).
     static func asksForTerminalText(_ inv: Invocation) -> Bool {

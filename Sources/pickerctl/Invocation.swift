@@ -49,14 +49,19 @@ struct Invocation {
         }
     }
 
+    /// "an" before a vowel ("an album"), else "a".
+    private func article(_ word: String) -> String {
+        word.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+    }
+
     /// Selector from "NAME" or "--index N".
     func selector(what: String) throws(CLIError) -> Selector {
         let index = try int("--index", in: 1...Int(Int32.max))
         switch (positional(0), index) {
         case (let name?, nil): return .name(name)
         case (nil, let i?): return .index(i)
-        case (.some, .some): throw .usage("give either a \(what) name or --index, not both")
-        case (nil, nil): throw .usage("give a \(what) name or --index N; usage: \(command.usageLine)")
+        case (.some, .some): throw .usage("give either \(article(what)) \(what) name or --index, not both")
+        case (nil, nil): throw .usage("give \(article(what)) \(what) name or --index N; usage: \(command.usageLine)")
         }
     }
 }

@@ -31,14 +31,6 @@ func noteIfScanning(_ conn: PickerConnection) throws(CLIError) {
     Output.error("note: the library is still being scanned (\(Render.scanText(progress))); this list shows only what is known so far")
 }
 
-private func call(_ conn: PickerConnection, _ request: Request) throws(CLIError) -> Reply {
-    do throws(ClientError) {
-        return try conn.call(request)
-    } catch {
-        throw CLIError(error)
-    }
-}
-
 private func libraryInfo(_ conn: PickerConnection) throws(CLIError) -> LibraryInfo {
     let reply = try call(conn, .libraryInfo)
     guard case .libraryInfo(let l) = reply else { throw unexpected(reply) }

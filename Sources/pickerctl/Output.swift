@@ -33,6 +33,32 @@ enum Output {
         writeAll(2, Array(text.utf8))
     }
 
+    /// File paths for another program (`xargs`): written exactly, each ended by a newline or a NUL. A
+    /// path with a newline or another control character cannot be told apart on a line, so without NUL
+    /// separators such a path is escaped like any text (`-0` is the way to carry it exactly).
+    static func paths(_ paths: [String], nulTerminated: Bool) {
+        let text = paths.map { nulTerminated ? $0 + "\0" : InertText.escaped($0) + "\n" }.joined()
+        writeAll(1, Array(text.utf8))
+    }
+
+    /// Usage text for a command line that named no command: on stderr, so nothing parses it as output.
+    static func usage(_ text: String) { writeAll(2, Array(text.utf8)) }
+
+    /// Sends stdout to `path` (created or truncated, mode 0644): `-o FILE` on a text command.
+    /// Returns whether `path` is a regular file (one a failed command may remove; /dev/null is not).
+    @discardableResult
+    static func redirectText(to path: String) throws(CLIError) -> Bool {
+        var st = stat()
+        let special = stat(path, &st) == 0 && st.st_mode & S_IFMT != S_IFREG
+        let fd = open(path, O_WRONLY | O_CLOEXEC | (special ? 0 : O_CREAT | O_TRUNC), 0o644)
+        guard fd >= 0 else { throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .failure) }
+        defer { close(fd) }
+        guard dup2(fd, 1) >= 0 else {
+            throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .failure)
+        }
+        return !special
+    }
+
     /// Refuses binary output to a terminal, before anything is requested.
     static func checkBinaryDestination(_ inv: Invocation) throws(CLIError) {
         // Terminal text formats (sixel, symbols) are meant for a terminal.

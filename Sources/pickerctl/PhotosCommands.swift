@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PickerClient
 import PickerProtocol
 
@@ -6,7 +9,9 @@ private let pageSize = 1000
 /// The virtual album whose rows come from many folders (its text rows show the relative path).
 private let allPhotosName = "All Photos"
 
-private let sortValues = "name|date"
+/// The session orders, as `--sort` and `sort` take them.
+let sortWords = ["name", "date"]
+private let sortValues = sortWords.joined(separator: "|")
 
 /// The wire order for a `name|date` word.
 private func parseSort(_ raw: String, option: String) throws(CLIError) -> PhotoSort {
@@ -36,11 +41,16 @@ func setSessionSort(_ raw: String?, option: String, on conn: PickerConnection, s
 /// written piece by piece.
 private struct PagePrinter {
     let json: Bool
+    /// The library's root as the daemon resolved it, for `absolute_path` (JSON only).
+    let root: String
     private var widths: [Int] = []
     private var rowsPrinted = 0
     private var started = false
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, root: String) {
+        self.json = json
+        self.root = root
+    }
 
     mutating func print(_ page: PhotoPage) {
         if json { printJSON(page) } else { printText(page) }
@@ -66,6 +76,7 @@ private struct PagePrinter {
         for p in page.photos {
             let row: JSONValue = .object([
                 ("index", .int(p.index)), ("name", .string(p.name)), ("path", .string(p.path)),
+                ("absolute_path", .string(root + "/" + p.path)),
                 ("width", .int(p.width)), ("height", .int(p.height)), ("bytes", .int(Int(p.bytes))),
                 ("format", .string(p.format.displayName)), ("date", .string(Render.date(p.date))),
                 ("date_source", .string(p.dateSource == .exif ? "exif" : "mtime")),
@@ -78,7 +89,7 @@ private struct PagePrinter {
 
 /// Pages through the selected album from `offset`, at most `limit` rows (nil: to the end).
 private func listPhotos(_ conn: PickerConnection, session: String, offset: Int, limit: Int?, json: Bool) throws(CLIError) {
-    var printer = PagePrinter(json: json)
+    var printer = PagePrinter(json: json, root: json ? try libraryRoot(conn) : "")
     var next = offset
     var remaining = limit ?? Int.max
     var album: String? = nil
@@ -101,9 +112,19 @@ private func listPhotos(_ conn: PickerConnection, session: String, offset: Int, 
     if json && album != nil { Output.raw("]}\n") }
 }
 
+/// The library root with symlinks resolved, as the daemon joins it into `selection`'s absolute paths.
+private func libraryRoot(_ conn: PickerConnection) throws(CLIError) -> String {
+    let reply = try call(conn, .libraryInfo)
+    guard case .libraryInfo(let info) = reply else { throw unexpected(reply) }
+    guard let resolved = realpath(info.root, nil) else { return info.root }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
 let photosCommands: [CommandSpec] = [
     CommandSpec(words: ["photos"], summary: "list the selected album's photos in the session's order",
-                options: [OptionSpec(name: "--sort", valueName: sortValues, help: "set the session's order first (as `pickerctl sort`)"),
+                options: [OptionSpec(name: "--sort", valueName: sortValues, help: "set the session's order first (as `pickerctl sort`)",
+                                     completion: .words(sortWords)),
                           OptionSpec(name: "--offset", valueName: "N", help: "skip the first N rows (default 0)"),
                           OptionSpec(name: "--limit", valueName: "N", help: "print at most N rows (default: all)")],
                 details: "Rows are fetched 1000 at a time and printed as they arrive. In All Photos the name column shows\neach photo's path relative to the library. An offset past the last photo exits 4.") { inv throws(CLIError) in
@@ -116,7 +137,7 @@ let photosCommands: [CommandSpec] = [
         try noteIfScanning(conn)
     },
     CommandSpec(words: ["sort"], summary: "set the session's photo order: name, or capture date (newest first)",
-                arguments: [ArgumentSpec(name: "ORDER", optional: false, help: "name or date")],
+                arguments: [ArgumentSpec(name: "ORDER", optional: false, help: "name or date", completion: .words(sortWords))],
                 details: "name: natural file-name order (All Photos stays newest first).\ndate: newest first by EXIF DateTimeOriginal; photos without one come after, in name order, then by mtime.\nphotos, select-photo --index, toggle --index, next/prev and thumbnails all follow the session's order.") { inv throws(CLIError) in
         let raw = inv.positional(0) ?? ""
         _ = try parseSort(raw, option: "sort")

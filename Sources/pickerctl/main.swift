@@ -1,12 +1,16 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PickerProtocol
 import PickerSystem
 
 // Thin client: parse arguments against the command table, speak the protocol, print.
 
 /// The whole command table, in the order `--help` lists it.
-let allCommands = commands + libraryCommands + photosCommands + galleryCommands + integrationCommands + completionCommands
+let allCommands = daemonCommands + sessionCommands + navigationCommands + [getImageCommand] + libraryCommands
+    + photosCommands + selectionCommands + [thumbnailsCommand, previewCommand] + integrationCommands + completionCommands
+
+let pickerctlVersion = Release.version
 
 /// Only the variables pickerctl reads: building the whole environment costs start-up time.
 func neededEnvironment() -> [String: String] {
@@ -18,14 +22,18 @@ func neededEnvironment() -> [String: String] {
 }
 
 func runPickerctl() -> Int32 {
+    var textFile: String? = nil
     do throws(CLIError) {
-        switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()), commands: allCommands + [hiddenCompleteCommand],
+        switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()), commands: allCommands + [hiddenCompleteCommand, hiddenManCommand],
                                         environment: neededEnvironment()) {
         case .help(let command):
             print(command.map(Help.command) ?? Help.overview(allCommands), terminator: "")
             return ExitCode.ok.rawValue
+        case .missingCommand:
+            Output.usage(Help.overview(allCommands))
+            return ExitCode.usage.rawValue
         case .version:
-            print("pickerctl 0.1.0")
+            print("pickerctl \(pickerctlVersion)")
             return ExitCode.ok.rawValue
         case let .run(command, invocation):
             if command.binaryOutput {
@@ -35,10 +43,15 @@ func runPickerctl() -> Int32 {
                     throw CLIError.usage("--json needs -o FILE for the image itself")
                 }
             }
+            if let path = invocation.outputPath, command.writesText(json: invocation.json) {
+                if try Output.redirectText(to: path) { textFile = path }
+            }
             try command.run(invocation)
             return ExitCode.ok.rawValue
         }
     } catch {
+        // A failed command leaves no half-written -o FILE behind.
+        if let textFile { unlink(textFile) }
         Output.error(error.message)
         return error.exitCode.rawValue
     }

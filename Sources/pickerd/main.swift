@@ -12,6 +12,9 @@ func runPickerd() -> Int32 {
         case .help:
             print(DaemonCommandLine.usage, terminator: "")
             return 0
+        case .man:
+            print(DaemonManPage.roff(version: Daemon.version), terminator: "")
+            return 0
         case .version:
             print("pickerd \(Daemon.version)")
             return 0

@@ -217,6 +217,128 @@ import Testing
         try completeInteractively(shell, daemon, listKeys: ["Tab"])
     }
 
+    // MARK: - Session names, the shells argument, help texts (issue 16)
+
+    /// A daemon with sessions "default" (album Trip…) and "other" (album Plain), plus one with a space and a quote.
+    private func daemonWithSessions() throws -> LiveDaemon {
+        let daemon = try daemonInTrip()
+        #expect(try daemon.ctl("session", "new", "other", "--width", "100").exitCode == 0)
+        #expect(try daemon.ctl("select-album", "Plain", session: "other").exitCode == 0)
+        #expect(try daemon.ctl("session", "new", Self.oddSession, "--width", "100").exitCode == 0)
+        return daemon
+    }
+
+    static let oddSession = "my 'odd' session"
+
+    @Test func bashCompletesSessionNamesQuotedTheShellsArgumentAndTheSessionOption() throws {
+        let daemon = try daemonWithSessions()
+        let scriptURL = try write(try script(daemon, "bash"), to: "pickerctl.bash")
+        let probe = #"""
+            cd "$1"; source "$2"
+            show() { COMPREPLY=(); _pickerctl; for c in "${COMPREPLY[@]}"; do eval "w=($c)"; printf '%s|' "${w[@]}"; done; echo; }
+            COMP_WORDS=(pickerctl session show ''); COMP_CWORD=3; show
+            COMP_WORDS=(pickerctl --session o); COMP_CWORD=2; show
+            COMP_WORDS=(pickerctl --session = m); COMP_CWORD=3; show
+            COMP_WORDS=(pickerctl completions ''); COMP_CWORD=2; show
+            COMP_WORDS=(pickerctl sort d); COMP_CWORD=2; show
+            """#
+        let r = try runProcess("/bin/bash", ["-c", probe, "probe", directory.path, scriptURL.path], environment: shellEnvironment(daemon))
+        #expect(r.exitCode == 0, "\(r)")
+        let lines = r.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count >= 5, "\(r)")
+        guard lines.count >= 5 else { return }
+        #expect(lines[0] == "default|\(Self.oddSession)|other|", "each session one word: \(lines[0])")
+        #expect(lines[1] == "other|", "\(lines[1])")
+        #expect(lines[2] == "\(Self.oddSession)|", "\(lines[2])")
+        #expect(lines[3] == "bash|zsh|fish|", "\(lines[3])")
+        #expect(lines[4] == "date|", "\(lines[4])")
+    }
+
+    @Test(.enabled(if: findExecutable("fish") != nil, "needs fish"))
+    func fishFollowsTheSessionOptionKeepsApostrophesAndCompletesSessionsAndShells() throws {
+        let daemon = try daemonWithSessions()
+        let scriptURL = try write(try script(daemon, "fish"), to: "pickerctl.fish")
+        let fish = findExecutable("fish") ?? "fish"
+        func complete(_ line: String) throws -> String {
+            let escaped = line.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+            let r = try runProcess(fish, ["--no-config", "-c", "source '\(scriptURL.path)'; complete -C '\(escaped)'"],
+                                   environment: shellEnvironment(daemon))
+            #expect(r.exitCode == 0, "\(r)")
+            return r.stdoutText
+        }
+        // The session "other" has album Plain: its photo list, not the default session's.
+        #expect(try complete("pickerctl --session other select-photo ") == "x.jpg\n")
+        #expect(try complete("pickerctl --session=other select-photo ") == "x.jpg\n")
+        #expect(try complete("pickerctl select-photo ") == Self.completablePhotos.map { $0 + "\n" }.joined())
+        let sessions = try complete("pickerctl session close ")
+        #expect(sessions == ["default", Self.oddSession, "other"].map { $0 + "\n" }.joined(), "\(sessions)")
+        #expect(try complete("pickerctl --session o").hasPrefix("other"))
+        #expect(try complete("pickerctl completions ").split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" } == ["bash", "fish", "zsh"])
+        // Help texts keep their apostrophes ("daemon's cache").
+        let help = try complete("pickerctl get-image --no")
+        #expect(help.contains("daemon's cache"), "\(help)")
+    }
+
+    @Test(.enabled(if: findExecutable("tmux") != nil && findExecutable("zsh") != nil, "needs tmux and zsh"))
+    func zshTabCompletesSessionNamesAndTheShellsArgument() throws {
+        let daemon = try daemonWithSessions()
+        let functions = directory.appendingPathComponent("zfunc")
+        _ = try write(try script(daemon, "zsh"), to: "zfunc/_pickerctl")
+        _ = try write("fpath=('\(functions.path)' $fpath)\nautoload -Uz compinit\ncompinit -u -D\nPS1='PK> '\n", to: "zdot/.zshrc")
+        let env = shellEnvironment(daemon, ["ZDOTDIR": directory.appendingPathComponent("zdot").path])
+        let shell = try TmuxShell([findExecutable("zsh") ?? "zsh", "-d", "-i"], environment: env, directory: directory, prompt: "PK> ")
+        try tabCompletes(shell, typed: "pickerctl completions z", to: "pickerctl completions zsh")
+        try shell.press("C-c")
+        try shell.waitForPrompt()
+        try tabCompletes(shell, typed: "pickerctl session show my", to: #"pickerctl session show my\ \'odd\'\ session"#)
+        // The completed name reaches pickerctl as one word: `session show` finds it.
+        try shell.press("Enter")
+        try shell.waitFor("the session shown") { $0.contains("session:   \(Self.oddSession)") }
+        try shell.waitForPrompt()
+        // A name with a space is inserted quoted, so the command gets "All Photos" as one word.
+        try tabCompletes(shell, typed: "pickerctl --session other select-album Al", to: #"select-album All\ Photos"#)
+        try shell.press("Enter")
+        try shell.waitForPrompt()
+        try waitUntil("All Photos selected") {
+            let r = try daemon.ctl("status", "--json", session: "other")
+            return (try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])?["album"] as? String == "All Photos"
+        }
+    }
+
+    @Test(.enabled(if: findExecutable("tmux") != nil, "needs tmux"))
+    func bashTabCompletesSessionNamesThatReachPickerctlAsOneWord() throws {
+        let daemon = try daemonWithSessions()
+        let scriptURL = try write(try script(daemon, "bash"), to: "pickerctl.bash")
+        let rc = try write("PS1='PK> '\nsource '\(scriptURL.path)'\n", to: "bashrc")
+        let shell = try TmuxShell(["/bin/bash", "--noprofile", "--rcfile", rc.path, "-i"],
+                                  environment: shellEnvironment(daemon), directory: directory, prompt: "PK> ")
+        try tabCompletes(shell, typed: "pickerctl completions f", to: "pickerctl completions fish")
+        try shell.press("C-c")
+        try shell.waitForPrompt()
+        try tabCompletes(shell, typed: "pickerctl session show my", to: #"pickerctl session show my\ \'odd\'\ session"#)
+        try shell.press("Enter")
+        try shell.waitFor("the session shown") { $0.contains("session:   \(Self.oddSession)") }
+        try shell.waitForPrompt()
+        // A name with a space is inserted quoted, so the command gets "All Photos" as one word.
+        try tabCompletes(shell, typed: "pickerctl --session other select-album Al", to: #"select-album All\ Photos"#)
+        try shell.press("Enter")
+        try shell.waitForPrompt()
+        try waitUntil("All Photos selected") {
+            let r = try daemon.ctl("status", "--json", session: "other")
+            return (try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])?["album"] as? String == "All Photos"
+        }
+    }
+
+    /// Types `typed`, presses Tab, and waits until the command line reads `expected` (a trailing space allowed).
+    private func tabCompletes(_ shell: TmuxShell, typed: String, to expected: String) throws {
+        try shell.type(typed)
+        try shell.waitFor("the typed line") { _ in try shell.lastLine().hasSuffix(typed) }
+        try shell.press("Tab")
+        try shell.waitFor("'\(typed)' completed to '\(expected)'") { _ in
+            try shell.lastLine().trimmingCharacters(in: .whitespaces).hasSuffix(expected)
+        }
+    }
+
     // MARK: - The user's steps, shared by the shells
 
     /// Lists the candidates, then for each photo types a prefix (bare, in single or double quotes),

@@ -35,7 +35,7 @@ import Testing
         expectError(try runProcess(ctl, nowhere + ["session", "new", "--width", "5"]), code: 2, mentioning: "16…8192")
         expectError(try runProcess(ctl, nowhere + ["session", "new", "--width", "9000"]), code: 2, mentioning: "16…8192")
         expectError(try runProcess(ctl, nowhere + ["session", "new"]), code: 2, mentioning: "--width")
-        expectError(try runProcess(ctl, nowhere + ["get-image", "--format", "gif", "-o", "/dev/null"]), code: 2, mentioning: "png, jpeg or webp")
+        expectError(try runProcess(ctl, nowhere + ["get-image", "--format", "gif", "-o", "/dev/null"]), code: 2, mentioning: "png, jpeg, webp")
         expectError(try runProcess(ctl, nowhere + ["select-album"]), code: 2, mentioning: "--index")
         expectError(try runProcess(ctl, nowhere + ["status", "--bogus"]), code: 2, mentioning: "unknown option")
     }

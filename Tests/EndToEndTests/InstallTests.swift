@@ -52,6 +52,13 @@ let slowTestsEnabled = !(ProcessInfo.processInfo.environment["PICKER_SLOW_TESTS"
         #expect(FileManager.default.fileExists(atPath: root + "/share/doc/pickerd/README.md"))
         #expect(FileManager.default.fileExists(atPath: root + "/share/doc/pickerd/PROTOCOL.md"))
 
+        // Man pages, generated from the command tables, readable by man.
+        for page in ["pickerctl", "pickerd"] {
+            let path = root + "/share/man/man1/\(page).1"
+            let shown = try runProcess("/usr/bin/man", ["-l", path], environment: ["PATH": "/usr/bin:/bin", "MANPAGER": "cat"])
+            #expect(shown.exitCode == 0 && shown.stdoutText.contains(page.uppercased() + "(1)"), "\(path): \(shown)")
+        }
+
         // Completions in the three standard places, each the script pickerctl prints.
         let completions = [("bash", "/share/bash-completion/completions/pickerctl"),
                            ("zsh", "/share/zsh/site-functions/_pickerctl"),

@@ -49,6 +49,23 @@ import Testing
         #expect(vector.text == expected, "expected block:\n<!-- vector: \(vector.label) -->\n```hex\n\(expected)\n```")
     }
 
+    /// The document's `server_version` is what pickerd sends (`Release.serverVersion`, which the daemon
+    /// uses): a document saying "0.1.0" while the daemon says "pickerd 0.1.0" fails here.
+    @Test func helloAndPongVectorsCarryTheServerVersionPickerdSends() throws {
+        for label in ["helloReply id=1", "pong id=7"] {
+            let vector = try #require(ProtocolDocument.vectors.first { $0.label == label })
+            var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
+            decoder.append(vector.bytes)
+            let frame = try #require(try decoder.next())
+            switch try Reply(frame: frame) {
+            case .hello(let caps): #expect(caps.serverVersion == Release.serverVersion, "\(label)")
+            case .pong(let version): #expect(version == Release.serverVersion, "\(label)")
+            default: Issue.record("\(label) is not a helloReply or pong")
+            }
+        }
+        #expect(ProtocolDocument.text.contains("`\"\(Release.serverVersion)\"`"), "the field table names the form")
+    }
+
     @Test func aLabelUsedTwiceShowsTheSameBytes() {
         var seen: [String: [UInt8]] = [:]
         for v in ProtocolDocument.vectors + ProtocolDocument.refusals {

@@ -60,11 +60,11 @@ enum GoldenVectorValues {
         "cancel id=31": .request(.cancel(requestID: 20)),
 
         "helloReply id=1": .reply(.hello(Capabilities(
-            version: 1, serverVersion: "0.1.0", maxRequestFrame: 1 << 20, maxReplyFrame: 256 << 20,
+            version: 1, serverVersion: Release.serverVersion, maxRequestFrame: 1 << 20, maxReplyFrame: 256 << 20,
             inputFormats: [.jpeg, .png, .webp], outputFormats: [.png, .jpeg, .webp]))),
         "error id=6": .reply(.error(PickerError(.noSuchSession, "no session named 'main'"))),
         "error id=0 frame too large": .reply(.error(FrameDecoder.Failure.tooLarge(length: 2_000_000, max: 1 << 20).pickerError)),
-        "pong id=7": .reply(.pong(serverVersion: "0.1.0")),
+        "pong id=7": .reply(.pong(serverVersion: Release.serverVersion)),
         "scanProgressReply id=3": .reply(.scanProgress(ScanProgress(
             state: .scanning, filesDone: 41_200, filesExpected: 100_000, elapsedMilliseconds: 1100))),
         "libraryInfoReply id=2": .reply(.libraryInfo(LibraryInfo(

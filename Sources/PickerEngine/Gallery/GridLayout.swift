@@ -1,3 +1,5 @@
+import PickerProtocol
+
 /// Where thumbnail cells go: as many columns as fit the pane width (at least one),
 /// 10 px between cells, 16 px around them; with a pane height, rows that do not
 /// fit go to later pages. No page is taller than `maxPageHeight`, so a huge album without a pane
@@ -6,9 +8,9 @@ public struct GridLayout: Equatable, Sendable {
     public static let spacing = 10
     public static let padding = 16
     public static let defaultCellSize = 100
-    public static let cellSizeRange = 16...1024
+    public static let cellSizeRange = ProtocolLimits.cellSizeRange
     /// The tallest page image: the largest pane side.
-    public static let maxPageHeight = 8192
+    public static let maxPageHeight = ProtocolLimits.paneSizeRange.upperBound
 
     public let cellSize: Int
     public let columns: Int

@@ -5,7 +5,7 @@ import PickerSystem
 /// (`session new`, `resize`) and to sessions restored from `sessions.json`, so a
 /// tampered state file can never hold what a client could not have asked for.
 public enum SessionRules {
-    public static let paneRange = 16...8192
+    public static let paneRange = ProtocolLimits.paneSizeRange
     public static let maxSelectionRange = 1...1000
     public static let maxNameBytes = 128
     public static let maxTitleBytes = 256
