@@ -16,6 +16,8 @@
 ;;   (pickerd-selection)   => absolute paths of the session's picks
 ;;   (pickerd-request 'status '((session . "emacs")))  => the reply's fields, an alist
 ;;   (pickerd-request-async 'getImage FIELDS (lambda (fields err) ...))  => id, at once
+;;   (pickerd-request 'getImage '((session . "emacs") (format . symbols) (flags . 2)
+;;                                (cells (cols . 80) (rows . 24))))  => terminal text in `data'
 ;;
 ;; The wire codec is one table, `pickerd-messages': each message is a list of (FIELD . KIND),
 ;; read and written by the same two functions.  Decoded payloads are alists keyed by the
@@ -74,17 +76,41 @@ list of absolute paths and the buffer, and returns the text to insert."
     (scanned_at . i64) (skipped_count . u32)))
 (defconst pickerd--scan-progress
   '((state . u8) (files_done . u32) (files_expected . u32) (elapsed_ms . u32)))
+(defconst pickerd-formats
+  '((1 . jpeg) (2 . png) (3 . webp) (6 . sixel) (7 . symbols))
+  "Image formats by number.  `sixel' and `symbols' are output only: UTF-8
+terminal text (PROTOCOL.md, \"Terminal formats\"); `symbols' needs cells.
+A `format' field of a payload is a number or one of these names (or `jpg').")
+(defconst pickerd-max-cells 1000 "Terminal columns and rows are each 1...1000.")
+
+(defun pickerd-format-code (format)
+  "FORMAT (a number, or a name in `pickerd-formats' or `jpg') as its number."
+  (let ((name (if (stringp format) (intern (downcase format)) format)))
+    (cond ((integerp name) name)
+          ((null name) 0)
+          ((eq name 'jpg) 1)
+          ((car (rassq name pickerd-formats)))
+          (t (error "pickerd: unknown image format %S (jpeg, png, webp; sixel or symbols for a terminal)"
+                    format)))))
+
+(defun pickerd-format-name (code)
+  "The name of image format CODE, a symbol.
+`format-N' for a code this client does not know."
+  (or (alist-get code pickerd-formats) (intern (format "format-%d" code))))
+
 (defconst pickerd--photo
   '((index . u32) (name . string) (path . string) (width . u32) (height . u32) (bytes . u64)
-    (format . u8) (date . i64) (date_source . u8)))
-(defconst pickerd--image '((format . u8) (width . u32) (height . u32) (data . blob)))
+    (format . format) (date . i64) (date_source . u8)))
+(defconst pickerd--image '((format . format) (width . u32) (height . u32) (data . blob)))
+(defconst pickerd--cells
+  `((cols . (range u16 1 ,pickerd-max-cells)) (rows . (range u16 1 ,pickerd-max-cells))))
 (defconst pickerd--session-only '((session . string)))
 
 (defconst pickerd-messages
   `((#x01 hello ((version . u16) (client_name . string)))
     (#x02 helloReply ((version . u16) (server_version . string) (max_request_frame . u32)
-                      (max_reply_frame . u32) (input_formats . (list u8))
-                      (output_formats . (list u8))))
+                      (max_reply_frame . u32) (input_formats . (list format))
+                      (output_formats . (list format))))
     (#x03 error ((code . u16) (message . string)))
     (#x04 ping ())
     (#x05 pong ((server_version . string)))
@@ -115,8 +141,8 @@ list of absolute paths and the buffer, and returns the text to insert."
     (#x2f photosPageReply ((album . string) (sort . u8) (total . u32) (offset . u32)
                            (photos . (list (struct ,pickerd--photo)))))
     ;; flags bit 1: the terminal cell size follows (symbols/sixel output).
-    (#x30 getImage ((session . string) (format . u8) (quality . u8) (flags . u8)
-                    (cells . (if-flag 2 ((cols . u16) (rows . u16))))))
+    (#x30 getImage ((session . string) (format . format) (quality . u8) (flags . u8)
+                    (cells . (if-flag 2 ,pickerd--cells))))
     (#x31 image ,pickerd--image)
     (#x40 toggle ((session . string) (photo . selector)))
     (#x42 selection ,pickerd--session-only)
@@ -133,8 +159,10 @@ list of absolute paths and the buffer, and returns the text to insert."
                            (cells . (list (struct ((index . u32) (name . string) (x . u32)
                                                    (y . u32) (size . u32) (flags . u8)))))
                            (image . (optional ,pickerd--image))))
-    (#x48 preview ((session . string) (width . u32) (height . u32) (format . u8)
-                   (quality . u8)))
+    ;; Optional trailing flags (+ cells on bit 1): sent only when cells follow.
+    (#x48 preview ((session . string) (width . u32) (height . u32) (format . format)
+                   (quality . u8)
+                   (trailing . (trailing 2 ((flags . u8) (cells . (if-flag 2 ,pickerd--cells)))))))
     (#x50 subscribe ((session . string) (flags . u8)))
     (#x51 subscribed ((session . string) (flags . u8)))
     (#x52 cancel ((request_id . u32)))
@@ -146,9 +174,14 @@ list of absolute paths and the buffer, and returns the text to insert."
     (#x83 scanProgressEvent ,pickerd--scan-progress))
   "Every message of protocol version 1: (TYPE NAME FIELDS).
 FIELDS is a list of (FIELD . KIND).  KIND is u8 u16 u32 u64 i64 bool
-string blob selector, (list KIND), (struct FIELDS), (optional FIELDS)
-\(a bool, then FIELDS when it is 1) or (if-flag BIT FIELDS) (FIELDS
-follow when the preceding `flags' field has BIT set).")
+string blob selector format (a u8; encoded from a number or a name in
+`pickerd-formats', decoded as the number), (list KIND), (struct FIELDS),
+\(optional FIELDS) (a bool, then FIELDS when it is 1), (if-flag BIT
+FIELDS) (FIELDS follow when the preceding `flags' field has BIT set),
+\(trailing BIT FIELDS) (optional trailing FIELDS, kept in the message's
+own alist: encoded only when its `flags' has BIT, decoded only when
+bytes remain, else flags 0 and flagged groups nil) or (range KIND LO HI)
+\(an integer that decodes with `out_of_range' outside LO...HI).")
 
 (defconst pickerd-request-types
   '(#x01 #x04 #x06 #x08 #x10 #x12 #x14 #x16 #x18 #x20 #x22 #x24 #x26 #x28 #x2a #x2c #x2e
@@ -234,6 +267,7 @@ The daemon's message, then the hint."
 (defun pickerd--encode-value (kind value)
   (pcase kind
     ('u8 (pickerd--uint (or value 0) 1))
+    ('format (pickerd--uint (pickerd-format-code value) 1))
     ('u16 (pickerd--uint (or value 0) 2))
     ('u32 (pickerd--uint (or value 0) 4))
     ((or 'u64 'i64) (pickerd--uint (or value 0) 8))
@@ -251,6 +285,8 @@ The daemon's message, then the hint."
     (`(optional ,fields) (if value
                              (concat (unibyte-string 1) (pickerd--encode-fields fields value))
                            (unibyte-string 0)))
+    ;; Not checked here: the daemon answers out_of_range.
+    (`(range ,elem ,_lo ,_hi) (pickerd--encode-value elem value))
     (_ (error "pickerd: unknown field kind %S" kind))))
 
 (defun pickerd--encode-fields (fields values)
@@ -262,6 +298,10 @@ Missing numbers are 0, missing strings empty."
                      (`(if-flag ,bit ,sub)
                       (if (/= 0 (logand (or (alist-get 'flags values) 0) bit))
                           (pickerd--encode-fields sub (alist-get (car field) values))
+                        ""))
+                     (`(trailing ,bit ,sub)
+                      (if (/= 0 (logand (or (alist-get 'flags values) 0) bit))
+                          (pickerd--encode-fields sub values)
                         ""))
                      (kind (pickerd--encode-value kind (alist-get (car field) values)))))
                  fields)))
@@ -302,15 +342,16 @@ Missing numbers are 0, missing strings empty."
   "Fewest bytes KIND takes.
 A list count that cannot fit is refused before reading on."
   (pcase kind
-    ((or 'u8 'bool) 1) ('u16 2) ((or 'u32 'string 'blob) 4) ((or 'u64 'i64) 8) ('selector 5)
-    (`(struct ,fields) (apply #'+ (mapcar (lambda (f) (if (eq (car-safe (cdr f)) 'if-flag) 0
+    ((or 'u8 'bool 'format) 1) ('u16 2) ((or 'u32 'string 'blob) 4) ((or 'u64 'i64) 8) ('selector 5)
+    (`(struct ,fields) (apply #'+ (mapcar (lambda (f) (if (memq (car-safe (cdr f)) '(if-flag trailing)) 0
                                                         (pickerd--min-size (cdr f))))
                                           fields)))
+    (`(range ,elem ,_lo ,_hi) (pickerd--min-size elem))
     (_ 4)))
 
 (defun pickerd--decode-value (kind r)
   (pcase kind
-    ('u8 (pickerd--read-uint r 1))
+    ((or 'u8 'format) (pickerd--read-uint r 1))
     ('u16 (pickerd--read-uint r 2))
     ('u32 (pickerd--read-uint r 4))
     ('u64 (pickerd--read-uint r 8))
@@ -335,24 +376,39 @@ A list count that cannot fit is refused before reading on."
        (let (out) (dotimes (_ n) (push (pickerd--decode-value elem r) out)) (nreverse out))))
     (`(struct ,fields) (pickerd--decode-fields fields r))
     (`(optional ,fields) (and (pickerd--decode-value 'bool r) (pickerd--decode-fields fields r)))
+    (`(range ,elem ,lo ,hi)
+     (let ((v (pickerd--decode-value elem r)))
+       (unless (<= lo v hi)
+         (pickerd--wire-error 15 (format "%d is outside %d...%d" v lo hi)))
+       v))
     (_ (error "pickerd: unknown field kind %S" kind))))
 
 (defun pickerd--decode-fields (fields r)
   (let (out)
     (dolist (field fields)
-      (push (cons (car field)
-                  (pcase (cdr field)
-                    (`(if-flag ,bit ,sub)
-                     (and (/= 0 (logand (or (alist-get 'flags out) 0) bit))
-                          (pickerd--decode-fields sub r)))
-                    (kind (pickerd--decode-value kind r))))
-            out))
+      (pcase (cdr field)
+        (`(trailing ,_bit ,sub)
+         (dolist (f (if (< (cdr r) (length (car r)))
+                        (pickerd--decode-fields sub r)
+                      ;; Absent: flags 0, flagged groups nil.
+                      (mapcar (lambda (f) (cons (car f) (if (eq (car-safe (cdr f)) 'if-flag) nil 0)))
+                              sub)))
+           (push f out)))
+        (kind
+         (push (cons (car field)
+                     (pcase kind
+                       (`(if-flag ,bit ,sub)
+                        (and (/= 0 (logand (or (alist-get 'flags out) 0) bit))
+                             (pickerd--decode-fields sub r)))
+                       (_ (pickerd--decode-value kind r))))
+               out))))
     (nreverse out)))
 
 (defun pickerd-decode-payload (type payload)
   "The fields (an alist) of message TYPE from PAYLOAD, consumed exactly.
 Signals `pickerd-wire-error' (code 4 for a type not in the table, 1
-for bad bytes)."
+for bad bytes, 15 for a ranged field such as terminal cells outside
+its range)."
   (let ((entry (assq type pickerd-messages)))
     (unless entry (pickerd--wire-error 4 (format "unknown message type 0x%02x" type)))
     (let* ((r (cons payload 0))
@@ -593,7 +649,11 @@ An `error' reply signals `pickerd-error' (data: :code :name :message :id :hint).
   "Send request TYPE with PAYLOAD; return the reply's fields (an alist).
 PAYLOAD is an alist of PROTOCOL.md fields.  TYPE is a message number
 or name (`ping', `albums', `selectAlbum'...).  Synchronous, on CONN
-\(default: `pickerd-default-connection')."
+\(default: `pickerd-default-connection').
+A `format' is a number or a name of `pickerd-formats': `png', `jpeg',
+`webp', or for a terminal `sixel' and `symbols' (UTF-8 text in `data';
+symbols needs cells: `getImage' and `preview' take (flags . 2) and
+\(cells (cols . C) (rows . R)), each 1...1000)."
   (let ((conn (or conn (pickerd-default-connection))))
     (pickerd-wait (pickerd-send type payload conn) conn)))
 

@@ -25,12 +25,13 @@ from .errors import ConnectionLost, DaemonNotRunning, PickerError, UntrustedServ
 from .models import (Album, Capabilities, Cell, Event, Image, LibraryChangesEvent, LibraryEvent, LibraryInfo,
                      Photo, PhotoPage, Photos, PickedPhoto, ScanProgress, ScanProgressEvent, Selection,
                      SessionEvent, SessionState, Thumbnails, UnknownEvent, decode_event)
-from .wire import ErrorCode, MessageType, error_code, error_name
+from .wire import ErrorCode, Format, MessageType, error_code, error_name
 
 PROTOCOL_VERSION = wire.PROTOCOL_VERSION
 MAX_PAGE_LIMIT = 10000
 EVENT_BIT = wire.EVENT_BIT
 FORMATS = wire.FORMATS
+TERMINAL_FORMATS = wire.TERMINAL_FORMATS
 ERROR_NAMES = {int(c): c.name.lower() for c in ErrorCode}
 
 # Message types and error codes as module constants (pickerd_client.PING, .SELECTION_FULL).
@@ -43,5 +44,5 @@ __all__ = [
     "Capabilities", "LibraryInfo", "Album", "SessionState", "Photo", "Photos", "PhotoPage",
     "PickedPhoto", "Selection", "Image", "Cell", "Thumbnails", "ScanProgress", "Event",
     "SessionEvent", "LibraryEvent", "LibraryChangesEvent", "ScanProgressEvent", "UnknownEvent",
-    "decode_event", "ErrorCode", "MessageType", "error_code", "error_name", "ERROR_NAMES",
+    "decode_event", "ErrorCode", "Format", "MessageType", "FORMATS", "TERMINAL_FORMATS", "error_code", "error_name", "ERROR_NAMES",
 ] + [t.name for t in MessageType] + [c.name for c in ErrorCode]

@@ -50,7 +50,8 @@ def format_code(fmt: Union[str, int]) -> int:
     try:
         return wire.FORMAT_CODES[fmt.lower()]
     except KeyError:
-        raise ValueError("unknown image format %r (jpeg, png or webp)" % (fmt,)) from None
+        raise ValueError("unknown image format %r (jpeg, png or webp; sixel or symbols for a terminal)"
+                         % (fmt,)) from None
 
 
 def quality_byte(q: Optional[int]) -> int:
@@ -59,6 +60,23 @@ def quality_byte(q: Optional[int]) -> int:
     if not 0 <= q <= 255:
         raise ValueError("quality is 1...100 (None for the format's default)")
     return q
+
+
+def cells_fields(cells: Optional[Tuple[int, int]]) -> Optional[Dict[str, int]]:
+    """``(cols, rows)`` of a terminal as getImage/preview's cells, or None for none. Each side
+    is 1...1000 (the daemon answers out_of_range otherwise); only the u16 is checked here."""
+    if cells is None:
+        return None
+    try:
+        cols, rows = cells
+    except (TypeError, ValueError):
+        raise TypeError("cells is a (cols, rows) pair, not %r" % (cells,)) from None
+    for v in (cols, rows):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError("cells is a (cols, rows) pair of ints, not %r" % (cells,))
+        if not 0 <= v <= 0xFFFF:
+            raise ValueError("terminal cells are 1...%d each: %r" % (wire.MAX_CELLS, cells))
+    return {"cols": cols, "rows": rows}
 
 
 def check_selector(v: Union[str, int]) -> Union[str, int]:
@@ -560,23 +578,29 @@ class Session:
         return self._call(T.CLEAR_SELECTION, Selection.from_fields)
 
     def _image_request(self, format: Union[str, int], quality: Optional[int], no_cache: bool,
-                       convert: Convert) -> Pending:
+                       cells: Optional[Tuple[int, int]], convert: Convert) -> Pending:
+        cf = cells_fields(cells)
         payload = wire.encode_payload(T.GET_IMAGE, session=self.name, format=format_code(format),
-                                      quality=quality_byte(quality), flags=1 if no_cache else 0)
+                                      quality=quality_byte(quality),
+                                      flags=(1 if no_cache else 0) | (2 if cf else 0), cells=cf)
         return self.client.submit(T.GET_IMAGE, payload, convert, none_on=(ErrorCode.NOTHING_SELECTED,))
 
     def image(self, format: Union[str, int] = "png", quality: Optional[int] = None,
-              no_cache: bool = False) -> Optional[Image]:
-        """The current photo scaled to fit the pane, as an Image; None when nothing is selected."""
-        return self._image_request(format, quality, no_cache, Image.from_fields).result(self.client.timeout)
+              no_cache: bool = False, *, cells: Optional[Tuple[int, int]] = None) -> Optional[Image]:
+        """The current photo scaled to fit the pane, as an Image; None when nothing is selected.
+        ``cells=(cols, rows)``: the terminal to draw in, required by ``format="symbols"``
+        (whose Image has cols x rows as width x height and UTF-8 text as data)."""
+        return self._image_request(format, quality, no_cache, cells, Image.from_fields).result(self.client.timeout)
 
     def get_image(self, format: Union[str, int] = "png", quality: Optional[int] = None,
-                  no_cache: bool = False, *, wait: bool = True) -> Any:
+                  no_cache: bool = False, *, cells: Optional[Tuple[int, int]] = None, wait: bool = True) -> Any:
         """The current photo's encoded bytes, or None when nothing is selected (the design's nil).
+        For ``"sixel"`` and ``"symbols"`` the bytes are UTF-8 terminal text; symbols needs
+        ``cells=(cols, rows)``.
 
         With ``wait=False`` the request is only sent: a Pending is returned, whose ``result()``
         gives the bytes (or None) and whose ``cancel()`` cancels it."""
-        pending = self._image_request(format, quality, no_cache, lambda f: f["data"])
+        pending = self._image_request(format, quality, no_cache, cells, lambda f: f["data"])
         return pending.result(self.client.timeout) if wait else pending
 
     def thumbnails(self, size: int = 100, page: int = 1) -> Thumbnails:
@@ -588,10 +612,13 @@ class Session:
         return self._call(T.THUMBNAILS, Thumbnails.from_fields, cell_size=size, page=page, flags=1)
 
     def preview(self, width: int = 1920, height: int = 1080, format: Union[str, int] = "jpeg",
-                quality: Optional[int] = None) -> Image:
-        """The current photo scaled to fit width x height (upscaling allowed), centred on black."""
+                quality: Optional[int] = None, *, cells: Optional[Tuple[int, int]] = None) -> Image:
+        """The current photo scaled to fit width x height (upscaling allowed), centred on black.
+        ``cells=(cols, rows)`` (required by ``format="symbols"``) fits that canvas into a terminal;
+        the flags byte is sent only with cells, so other previews are the older frame."""
+        cf = cells_fields(cells)
         return self._call(T.PREVIEW, Image.from_fields, width=width, height=height, format=format_code(format),
-                          quality=quality_byte(quality))
+                          quality=quality_byte(quality), flags=2 if cf else 0, cells=cf)
 
     def events(self, library: bool = False, timeout: Optional[float] = None) -> Iterator[Event]:
         """Subscribe to this session's events (and the library's with ``library=True``) and

@@ -189,6 +189,11 @@ class Image:
     def from_fields(cls, f: Dict[str, Any]) -> "Image":
         return cls(format_name(f["format"]), f["width"], f["height"], f["data"])
 
+    @property
+    def text(self) -> str:
+        """``data`` as text: the terminal formats (sixel, symbols) are UTF-8."""
+        return self.data.decode("utf-8")
+
 
 @dataclass
 class Cell:

@@ -7,8 +7,12 @@ code. Decoded payloads are plain dicts keyed by the field names of PROTOCOL.md. 
 functions over bytes, no I/O.
 
 Kinds: ``u8 u16 u32 u64 i64 bool string blob format selector``, ``("list", kind)``,
-``("struct", fields)``, ``("optional", fields)`` (a bool, then the fields when it is 1) and
-``("if_flag", bit, fields)`` (the fields follow when the preceding ``flags`` has that bit).
+``("struct", fields)``, ``("optional", fields)`` (a bool, then the fields when it is 1),
+``("if_flag", bit, fields)`` (the fields follow when the preceding ``flags`` has that bit),
+``("trailing", bit, fields)`` (optional trailing fields, kept in the message's own dict:
+encoded only when its ``flags`` has that bit, decoded only when bytes remain, else each reads
+as its zero value: flags 0, absent cells None) and
+``("range", kind, lo, hi)`` (an integer that decodes with ``out_of_range`` outside lo…hi).
 A selector is a ``str`` (kind 1, a name) or an ``int`` (kind 2, a 1-based index).
 """
 
@@ -113,8 +117,20 @@ def error_name(code: int) -> str:
     return known.name.lower() if isinstance(known, ErrorCode) else "internal"
 
 
-FORMATS = {1: "jpeg", 2: "png", 3: "webp"}
-FORMAT_CODES = {"jpeg": 1, "jpg": 1, "png": 2, "webp": 3}
+class Format(enum.IntEnum):
+    """Image formats. SIXEL and SYMBOLS are output only: UTF-8 terminal text (PROTOCOL.md,
+    "Terminal formats"); SYMBOLS needs cells (terminal columns x rows)."""
+    JPEG = 1
+    PNG = 2
+    WEBP = 3
+    SIXEL = 6
+    SYMBOLS = 7
+
+
+FORMATS = {1: "jpeg", 2: "png", 3: "webp", 6: "sixel", 7: "symbols"}
+FORMAT_CODES = {"jpeg": 1, "jpg": 1, "png": 2, "webp": 3, "sixel": 6, "symbols": 7}
+TERMINAL_FORMATS = frozenset((Format.SIXEL, Format.SYMBOLS))
+MAX_CELLS = 1000                     # terminal cols and rows are each 1...1000
 SESSION_CHANGES = {1: "album", 2: "photo", 3: "selection", 4: "pane_size", 5: "closed", 6: "created"}
 SORTS = {0: "name", 1: "date"}
 
@@ -137,6 +153,7 @@ PHOTO: Fields = (
     ("index", "u32"), ("name", "string"), ("path", "string"), ("width", "u32"), ("height", "u32"),
     ("bytes", "u64"), ("format", "format"), ("date", "i64"), ("date_source", "u8"))
 IMAGE: Fields = (("format", "format"), ("width", "u32"), ("height", "u32"), ("data", "blob"))
+CELLS: Fields = (("cols", ("range", "u16", 1, MAX_CELLS)), ("rows", ("range", "u16", 1, MAX_CELLS)))
 SESSION_ONLY: Fields = (("session", "string"),)
 
 T = MessageType
@@ -180,7 +197,7 @@ MESSAGES: Dict[int, Tuple[str, Fields]] = {
     # flags bit 1: the terminal cell size follows (symbols/sixel output).
     T.GET_IMAGE: ("getImage", (
         ("session", "string"), ("format", "format"), ("quality", "u8"), ("flags", "u8"),
-        ("cells", ("if_flag", 2, (("cols", "u16"), ("rows", "u16")))))),
+        ("cells", ("if_flag", 2, CELLS)))),
     T.IMAGE: ("image", IMAGE),
     T.TOGGLE: ("toggle", (("session", "string"), ("photo", "selector"))),
     T.SELECTION: ("selection", SESSION_ONLY),
@@ -199,7 +216,9 @@ MESSAGES: Dict[int, Tuple[str, Fields]] = {
         ("image", ("optional", IMAGE)))),
     T.PREVIEW: ("preview", (
         ("session", "string"), ("width", "u32"), ("height", "u32"), ("format", "format"),
-        ("quality", "u8"))),
+        ("quality", "u8"),
+        # Optional trailing flags (+ cells on bit 1): sent only when cells follow.
+        ("trailing", ("trailing", 2, (("flags", "u8"), ("cells", ("if_flag", 2, CELLS))))))),
     T.SUBSCRIBE: ("subscribe", (("session", "string"), ("flags", "u8"))),
     T.SUBSCRIBED: ("subscribed", (("session", "string"), ("flags", "u8"))),
     T.CANCEL: ("cancel", (("request_id", "u32"),)),
@@ -224,7 +243,8 @@ _MIN_SIZE = {"u8": 1, "bool": 1, "format": 1, "u16": 2, "u32": 4, "u64": 8, "i64
 
 class WireError(Exception):
     """Bytes that are not a valid frame or payload. ``code`` is the ErrorCode a server would
-    answer (malformed_frame, frame_too_large, unknown_message_type)."""
+    answer (malformed_frame, frame_too_large, unknown_message_type; out_of_range for a ranged
+    field such as terminal cells outside 1...1000)."""
 
     def __init__(self, code: ErrorCode, message: str):
         super().__init__(message)
@@ -270,6 +290,10 @@ def _write_fields(out: bytearray, schema: Fields, values: Dict[str, Any]) -> Non
             if values.get("flags", 0) & kind[1]:
                 _write_fields(out, kind[2], part or {})
             continue
+        if isinstance(kind, tuple) and kind[0] == "trailing":
+            if (values.get("flags") or 0) & kind[1]:
+                _write_fields(out, kind[2], values)
+            continue
         _write(out, kind, values.get(name), values)
 
 
@@ -311,6 +335,8 @@ def _write(out: bytearray, kind: Any, value: Any, _siblings: Dict[str, Any]) -> 
         out.append(0 if value is None else 1)
         if value is not None:
             _write_fields(out, kind[1], value)
+    elif tag == "range":
+        _write(out, kind[1], value, _siblings)  # not checked: the server answers out_of_range
     else:
         raise ValueError("unknown field kind %r" % (kind,))
 
@@ -344,7 +370,8 @@ class Reader:
 
 def decode_payload(type_: int, payload: bytes) -> Dict[str, Any]:
     """The fields of message ``type_`` from its payload, consumed exactly. Raises WireError
-    (unknown_message_type for a type not in the table, malformed_frame for bad bytes)."""
+    (unknown_message_type for a type not in the table, malformed_frame for bad bytes,
+    out_of_range for a ranged field outside its range)."""
     try:
         _name, schema = MESSAGES[type_]
     except KeyError:
@@ -360,6 +387,11 @@ def _read_fields(r: Reader, schema: Fields) -> Dict[str, Any]:
     for name, kind in schema:
         if isinstance(kind, tuple) and kind[0] == "if_flag":
             values[name] = _read_fields(r, kind[2]) if values.get("flags", 0) & kind[1] else None
+        elif isinstance(kind, tuple) and kind[0] == "trailing":
+            if r.remaining():
+                values.update(_read_fields(r, kind[2]))
+            else:
+                values.update(_absent_fields(kind[2]))
         else:
             values[name] = _read(r, kind)
     return values
@@ -400,14 +432,26 @@ def _read(r: Reader, kind: Any) -> Any:
         return _read_fields(r, kind[1])
     if tag == "optional":
         return _read_fields(r, kind[1]) if _read(r, "bool") else None
+    if tag == "range":
+        v = _read(r, kind[1])
+        if not kind[2] <= v <= kind[3]:
+            raise WireError(ErrorCode.OUT_OF_RANGE, "%d is outside %d...%d" % (v, kind[2], kind[3]))
+        return v
     raise ValueError("unknown field kind %r" % (kind,))
+
+
+def _absent_fields(schema: Fields) -> Dict[str, Any]:
+    """Optional trailing fields that are not there: flags 0, flagged groups None."""
+    return {name: None if isinstance(kind, tuple) and kind[0] == "if_flag" else 0 for name, kind in schema}
 
 
 def _min_size(kind: Any) -> int:
     if isinstance(kind, str):
         return _MIN_SIZE[kind]
     if kind[0] == "struct":
-        return sum(_min_size(k) for _n, k in kind[1] if not (isinstance(k, tuple) and k[0] == "if_flag"))
+        return sum(_min_size(k) for _n, k in kind[1] if not (isinstance(k, tuple) and k[0] in ("if_flag", "trailing")))
+    if kind[0] == "range":
+        return _min_size(kind[1])
     return 4
 
 

@@ -213,6 +213,35 @@ class SessionTest(unittest.TestCase):
         self.assertEqual((prev.width, prev.height), (200, 100))
         self.assertEqual(png_size(prev.data), (200, 100))
 
+    def test_terminal_formats(self):
+        album = album_with(self.c)
+        s = self.new_session(640, 480)
+        s.select_album(album.name)
+        s.next()
+        sym = s.image("symbols", cells=(80, 24))
+        self.assertEqual(sym.format, "symbols")
+        self.assertTrue(1 <= sym.width <= 80 and 1 <= sym.height <= 24, (sym.width, sym.height))
+        self.assertEqual(sym.text.count("\n"), sym.height - 1)
+        self.assertIsInstance(s.get_image(pc.Format.SYMBOLS, cells=(40, 12)), bytes)
+        six = s.image("sixel")
+        self.assertEqual(six.format, "sixel")
+        self.assertTrue(six.text.startswith("\x1bP"), six.text[:8])
+        prev = s.preview(320, 200, format="symbols", cells=(120, 40))
+        self.assertEqual(prev.format, "symbols")
+        self.assertTrue(prev.width <= 120 and prev.height <= 40)
+        self.assertEqual(s.preview(200, 100, format="png", cells=(10, 10)).format, "png")  # ignored
+        with self.assertRaises(pc.PickerError) as cm:
+            s.get_image("symbols", cells=(0, 24))
+        self.assertEqual(cm.exception.code, pc.OUT_OF_RANGE)
+        with self.assertRaises(pc.PickerError) as cm:
+            s.preview(320, 200, format="symbols", cells=(120, 1001))
+        self.assertEqual(cm.exception.code, pc.OUT_OF_RANGE)
+        with self.assertRaises(pc.PickerError) as cm:
+            s.get_image("symbols")
+        self.assertEqual(cm.exception.code, pc.INVALID_ARGUMENT)
+        with self.assertRaises(TypeError):
+            s.get_image("symbols", cells=80)
+
 
 if __name__ == "__main__":
     unittest.main()

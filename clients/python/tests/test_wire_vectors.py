@@ -66,6 +66,23 @@ class ProtocolVectorTest(unittest.TestCase):
         self.assertIsInstance(event, pc.UnknownEvent)
         self.assertEqual((event.subscription, event.type, event.payload), (30, 0x9A, b"\x01\x02\x03"))
 
+    def test_preview_flags_are_optional_trailing_and_cells_ranged(self):
+        T = wire.MessageType.PREVIEW
+        base = dict(session="main", width=1920, height=1080, format=wire.Format.JPEG, quality=0)
+        old = wire.encode_payload(T, base)
+        self.assertEqual(wire.decode_payload(T, old), dict(base, flags=0, cells=None))
+        self.assertEqual(wire.decode_payload(T, old + b"\x00"), dict(base, flags=0, cells=None))
+        cells = dict(base, format=wire.Format.SYMBOLS, flags=2, cells={"cols": 120, "rows": 40})
+        self.assertEqual(wire.encode_payload(T, cells), old[:-2] + b"\x07\x00\x02\x00\x78\x00\x28")
+        self.assertEqual(wire.decode_payload(T, wire.encode_payload(T, cells)), cells)
+        for bad in (0, 1001):
+            with self.assertRaises(wire.WireError) as caught:
+                wire.decode_payload(T, wire.encode_payload(T, cells, cells={"cols": 120, "rows": bad}))
+            self.assertEqual(caught.exception.code, wire.ErrorCode.OUT_OF_RANGE)
+        with self.assertRaises(wire.WireError) as caught:
+            wire.decode_payload(T, old + b"\x02\x00\x78")  # cells cut short
+        self.assertEqual(caught.exception.code, wire.ErrorCode.MALFORMED_FRAME)
+
     def test_many_frames_in_one_read_and_trailing_bytes(self):
         ping = wire.encode_frame(wire.MessageType.PING, 7)
         framer = wire.Framer()
