@@ -7,7 +7,9 @@
 #                                    tmux, zsh and fish (the completion tests drive them),
 #                                    neovim (clients/nvim/run-tests.sh), emacs-nox
 #                                    (clients/emacs/run-tests.sh), systemd's
-#                                    systemd-socket-activate (IntegrationTests)
+#                                    systemd-socket-activate (IntegrationTests), libchafa-dev
+#                                    + libglib2.0-dev (sixel/symbols output) and the chafa
+#                                    command (the reference TerminalFormatTests compare with)
 #   scripts/install-deps.sh bench    also libvips-tools, imagemagick, hyperfine
 #
 # Installs as root, non-interactively; prints one line per package installed.
@@ -16,7 +18,8 @@
 set -euo pipefail
 
 packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev libsqlite3-dev pkg-config python3 python3-pil
-          tmux zsh fish neovim systemd emacs-nox)
+          tmux zsh fish neovim systemd emacs-nox
+          libchafa-dev libglib2.0-dev chafa)
 for set in "$@"; do
     case "$set" in
         bench) packages+=(libvips-tools imagemagick hyperfine) ;;
