@@ -21,8 +21,29 @@ function M.truthy(v, what)
   return v
 end
 
+-- Waits until cond() holds. Inside the test coroutine it yields to Neovim's main loop between
+-- checks, so what only the main loop does (CursorMoved after a key, terminal redraws) happens
+-- as it does for a user; vim.wait alone would not run those.
 function M.wait(what, cond, ms)
-  if not vim.wait(ms or 5000, cond, 10) then error('timed out waiting for ' .. what, 2) end
+  local co = coroutine.running()
+  if not co then
+    if not vim.wait(ms or 5000, cond, 10) then error('timed out waiting for ' .. what, 2) end
+    return
+  end
+  local deadline = vim.loop.hrtime() + (ms or 5000) * 1e6
+  while not cond() do
+    if vim.loop.hrtime() > deadline then error('timed out waiting for ' .. what, 2) end
+    vim.defer_fn(function() M.resume(co) end, 10)
+    coroutine.yield()
+  end
+end
+
+function M.resume(co)
+  local ok, err = coroutine.resume(co)
+  if not ok then
+    M.log('error: ' .. debug.traceback(co, tostring(err)))
+    vim.cmd('cquit 1')
+  end
 end
 
 -- opts.stop_on_failure: the tests after it depend on it.
@@ -56,11 +77,17 @@ function M.run(suite)
   return failures == 0
 end
 
--- Runs main() and quits nvim with its verdict (status 1 on failure or error).
-function M.main(suite, main)
-  local ok, res = xpcall(main, debug.traceback)
-  if not ok then M.log('error: ' .. tostring(res)) end
-  if ok and M.run(suite) then vim.cmd('qall!') else vim.cmd('cquit 1') end
+-- Runs setup() and the tests in a coroutine, then quits nvim with the verdict (status 1 on
+-- a failure or an error).
+function M.main(suite, setup)
+  M.resume(coroutine.create(function()
+    local ok, res = xpcall(setup, debug.traceback)
+    if not ok then M.log('error: ' .. tostring(res)) end
+    local passed = ok and M.run(suite)
+    vim.schedule(function()
+      if passed then vim.cmd('qall!') else vim.cmd('cquit 1') end
+    end)
+  end))
 end
 
 return M

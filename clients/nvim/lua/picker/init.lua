@@ -196,9 +196,10 @@ local function apply_session(u, s)
     u.photos = {}
     if album then fetch_photos(u) else u.photos_album = nil end
   end
-  -- The picture follows the current photo (and the pane it is fitted into).
+  -- The picture and the cursor follow the current photo, wherever it was changed.
   if s.photo ~= old.photo or s.photo_index ~= old.photo_index or s.album ~= old.album or not u.image_for then
     fetch_image(u)
+    M._follow_cursor_to_current(u)
   end
   render(u)
 end
@@ -384,10 +385,12 @@ local function line_index(win)
 end
 
 -- Puts the photo list's cursor on the current photo (after the list or the photo changed
--- elsewhere), without sending anything back.
+-- elsewhere), without sending anything back. Not while our own moves are on their way: the
+-- cursor would jump back to a photo the user has already moved past.
 function M._follow_cursor_to_current(u)
   local idx = val((u.session or {}).photo_index)
-  if not idx or not api.nvim_win_is_valid(u.wins.photos) then return end
+  if not idx or u.selecting > 0 or not (u.wins.photos and api.nvim_win_is_valid(u.wins.photos)) then return end
+  if u.photos_album ~= val(u.session.album) then return end
   for i, p in ipairs(u.photos) do
     if p.index == idx and line_index(u.wins.photos) ~= i then
       u.cursor_row = i
@@ -401,7 +404,9 @@ local function make_current(u, row)
   local p = u.photos[row]
   if not p or u.photos_album ~= val((u.session or {}).album) then return end
   if p.index == val((u.session or {}).photo_index) then return end
+  u.selecting = u.selecting + 1
   u.client:select_photo(p.index, function(res, err)
+    u.selecting = u.selecting - 1
     if err then return warn(u, err) end
     apply_session(u, res)
   end)
@@ -520,7 +525,7 @@ function M.open(session)
   local u = {
     name = session, origin = origin,
     albums = {}, photos = {}, selection = {}, photos_album = nil,
-    bufs = {}, wins = {}, events = 0, other_events = 0, renders = 0, images = 0,
+    bufs = {}, wins = {}, events = 0, other_events = 0, renders = 0, images = 0, selecting = 0,
   }
   connect(u)
   u.client:show(function(res, err)
