@@ -205,6 +205,7 @@ test('the image pane shows the daemon\'s symbols for the current photo, sized to
   local cols, rows = u.image:cells()
   local n = select(2, sent:gsub('\n', '\n')) + 1
   truthy(n <= rows and n >= 1, ('%d rows of symbols for a pane of %d'):format(n, rows))
+  eq({ cols, rows }, u.image.asked, 'cells asked for: the pane\'s size')
   wait('the terminal buffer to draw the symbols', function() return #drawn_rows(u.bufs.image) >= n - 1 and n > 1 end)
   for _, l in ipairs(drawn_rows(u.bufs.image)) do
     truthy(vim.fn.strdisplaywidth(l) <= cols, 'a row wider than the pane: ' .. l)
@@ -219,6 +220,20 @@ test('the picture follows the cursor: another photo sends other symbols', functi
   keys('j')
   wait('photo 2 again', function() return status().photo == 'Landscape_6.jpg' end)
   wait('the picture of photo 2 again', function() return u.image.sent == before end)
+end)
+
+test('a resized editor asks for the picture in the new pane size', function()
+  local cols0 = u.image:cells()
+  local sends = u.image.sends
+  vim.o.columns = vim.o.columns + 40
+  -- A headless nvim has no UI to report the resize: fire the event the UI would cause.
+  vim.cmd('doautocmd VimResized')
+  local cols1 = u.image:cells()
+  truthy(cols1 > cols0, ('the image pane grew (%d -> %d cells)'):format(cols0, cols1))
+  wait('a picture for the new size', function() return u.image.sends > sends and u.image.asked[1] == cols1 end)
+  vim.o.columns = vim.o.columns - 40
+  vim.cmd('doautocmd VimResized')
+  wait('back to the first size', function() return u.image.asked[1] == cols0 end)
 end)
 
 test('<Tab> picks photos', function()
@@ -329,6 +344,42 @@ test('closing any picker window with :close closes the whole picker and the imag
   wait('the picker to close', function() return picker.state() == nil end)
   eq(false, api.nvim_buf_is_valid(v.bufs.image), 'image buffer gone')
   eq(false, api.nvim_win_is_valid(v.wins.image), 'image window gone')
+end)
+
+test('a lost daemon is shown in the header, and R reconnects to a new one', function()
+  local pickerd = vim.fn.fnamemodify(PICKERCTL, ':h') .. '/pickerd'
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir .. '/state', 'p')
+  local sock = dir .. '/s'
+  local function start()
+    local job = vim.fn.jobstart({ pickerd, '--library', LIB, '--socket', sock, '--state-dir', dir .. '/state' },
+      { env = { XDG_CACHE_HOME = dir .. '/cache' } })
+    truthy(job > 0, 'pickerd started')
+    wait('the second daemon', function() return vim.loop.fs_stat(sock) ~= nil end)
+    return job
+  end
+  local job = start()
+  picker.setup({ socket = sock, session = 'lost' })
+  vim.cmd('PickerOpen')
+  wait('the picker', function() return picker.state() ~= nil and #picker.state().albums > 0 end)
+  local v = picker.state()
+  vim.fn.jobstop(job)
+  vim.fn.jobwait({ job }, 5000)
+  wait('the header to say so', function() return lines(v.bufs.header)[1]:find('not following events', 1, true) ~= nil end)
+  job = start()
+  api.nvim_set_current_win(v.wins.albums)
+  keys('R')
+  wait('reconnected', function() return v.client:is_open() and not lines(v.bufs.header)[1]:find('not following', 1, true) end)
+  wait('subscribed again: another client\'s change shows', function()
+    vim.fn.system({ PICKERCTL, '--socket', sock, '--session', 'lost', 'select-album', 'Portraits' })
+    return line_has(v.bufs.albums, 'Portraits', '> ')
+  end)
+  vim.cmd('PickerClose')
+  vim.fn.jobstop(job)
+  vim.fn.jobwait({ job }, 5000)
+  vim.fn.delete(dir, 'rf')
+  picker.setup({ socket = SOCKET, session = SESSION, width = 640, height = 480,
+    formats = { markdown = '![](%s)', lua = function(p) return ('-- %s/%s'):format(p.album, p.name) end } })
 end)
 
 local want_paths = {

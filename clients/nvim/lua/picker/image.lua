@@ -57,9 +57,10 @@ end
 -- Places a PNG over the pane (kitty only).
 function Pane:show_png(png)
   if not (self.kitty and self:valid()) then return end
-  local pos = api.nvim_win_get_position(self.win) -- the text area's top-left (0-based), inside the border
+  -- nvim_win_get_position gives the corner of the float's border; the text area is one cell in.
+  local pos = api.nvim_win_get_position(self.win)
   local cols, rows = self:cells()
-  self.kitty:place(png, pos[1], pos[2], cols, rows)
+  self.kitty:place(png, pos[1] + 1, pos[2] + 1, cols, rows)
 end
 
 function Pane:close()

@@ -253,6 +253,7 @@ fetch_image = function(u)
   end
   local cols, rows = pane:cells()
   u.image_for = s.photo
+  pane.asked = { cols, rows }
   local id
   id = u.client:symbols(cols, rows, function(res, err)
     if u.closed or id ~= pane.request then return end
