@@ -28,6 +28,27 @@ if ! nvim --headless -u NONE -i NONE -c 'if !has("nvim-0.7") | cquit 1 | endif' 
     exit 1
 fi
 
+# The plugin speaks the socket itself: no processes on the request path.
+if grep -rnE 'uv\.spawn|jobstart|vim\.fn\.system|io\.popen|os\.execute|termopen' "$here/lua"; then
+    echo "nvim tests: FAILED: lua/ starts processes (above); requests go over the socket" >&2
+    exit 1
+fi
+echo "ok   lua/ starts no processes (no uv.spawn, jobstart, system, popen)"
+
+nvim_run() { # FILE: runs a test file in a headless nvim with the plugin on the runtimepath
+    timeout 120 nvim --headless -u NONE --noplugin -i NONE -n \
+        --cmd "set rtp^=$here" -c "luafile $1" </dev/null
+}
+export PICKER_TEST_DIR="$here/tests" PICKER_TEST_PROTOCOL_MD="$repo/docs/PROTOCOL.md"
+
+# The codec against every vector of PROTOCOL.md, and the pieces that need no daemon.
+for t in wire_test unit_test; do
+    if ! nvim_run "$here/tests/$t.lua"; then
+        echo "nvim tests: FAILED ($t)" >&2
+        exit 1
+    fi
+done
+
 tmp="$(mktemp -d /tmp/pknv.XXXXXX)"
 daemon_pid=""
 cleanup() {
@@ -69,8 +90,7 @@ rc=0
 PICKER_TEST_PICKERCTL="$pickerctl" PICKER_TEST_SOCKET="$sock" PICKER_TEST_LIBRARY="$lib" \
 PICKER_TEST_SESSION="$session" XDG_CACHE_HOME="$tmp/cache" XDG_STATE_HOME="$tmp/state" \
 XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config" \
-    timeout 120 nvim --headless -u NONE --noplugin -i NONE -n \
-        --cmd "set rtp^=$here" -c "luafile $here/tests/picker_test.lua" </dev/null || rc=$?
+    nvim_run "$here/tests/picker_test.lua" || rc=$?
 if [ "$rc" -ne 0 ]; then
     echo "nvim tests: FAILED (nvim exited with $rc); pickerd log:" >&2
     tail -n 20 "$tmp/pickerd.log" >&2

@@ -25,13 +25,7 @@ cmd('PickerInsert', function(o)
   end
   require('picker').insert({ format = fmt })
 end, { nargs = '?', desc = 'Insert the picked photos at the cursor (optional: format name or string with %s)' })
-cmd('PickerClear', function()
-  local p = require('picker')
-  local c = require('picker.ctl').new(p.config)
-  c:run({ 'clear-selection' }, function(_, err)
-    if err then vim.notify('picker: ' .. err.message, vim.log.levels.ERROR) end
-  end)
-end, { desc = 'Empty the pick list' })
+cmd('PickerClear', function() require('picker').clear() end, { desc = 'Empty the pick list' })
 
 vim.api.nvim_create_autocmd('VimLeavePre', {
   group = vim.api.nvim_create_augroup('picker_leave', { clear = true }),

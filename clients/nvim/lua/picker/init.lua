@@ -1,17 +1,26 @@
 -- pickerd photo picker for Neovim 0.7+.
--- Talks to the daemon through `pickerctl --json` jobs (see lua/picker/ctl.lua).
-local ctl = require('picker.ctl')
-local val = ctl.val
+-- Speaks pickerd's protocol on the socket itself (lua/picker/wire.lua, conn.lua): one
+-- connection per picker window carries its requests (pipelined) and its event subscription.
+local client_mod = require('picker.client')
+local hints = require('picker.hints')
+local image = require('picker.image')
+local render_mod = require('picker.render')
 local api = vim.api
+
+-- Absent values are nil already (picker.client); vim.NIL only from a user's own tables.
+local function val(v)
+  if v == vim.NIL then return nil end
+  return v
+end
 
 local M = {}
 
 local defaults = {
-  pickerctl = 'pickerctl',
   socket = nil,
   session = 'nvim',
   width = 800,
   height = 600,
+  kitty = false,
   formats = { markdown = '![](%s)', default = '%s' },
 }
 
@@ -19,18 +28,13 @@ M.config = vim.deepcopy(defaults)
 
 -- One picker at a time; `ui` is nil when it is closed.
 local ui = nil
-local ns = api.nvim_create_namespace('picker')
 local augroup = api.nvim_create_augroup('picker', { clear = true })
 
 local function notify(msg, level)
   vim.notify('picker: ' .. msg, level or vim.log.levels.INFO)
 end
 
-local function err_text(err)
-  local m = err.message ~= '' and err.message or ('pickerctl exited with ' .. tostring(err.code))
-  if err.code == 5 and not m:find('pickerd running', 1, true) then m = m .. ' (is pickerd running?)' end
-  return m
-end
+local err_text = hints.text
 
 function M.setup(opts)
   opts = opts or {}
@@ -43,197 +47,113 @@ function M.setup(opts)
   return M
 end
 
-local function client(session)
-  return ctl.new({ pickerctl = M.config.pickerctl, socket = M.config.socket, session = session or M.config.session })
-end
-
----------------------------------------------------------------------------
--- Rendering
-
-local function pad(s, w)
-  local n = vim.fn.strdisplaywidth(s)
-  if n >= w then return s end
-  return s .. string.rep(' ', w - n)
-end
-
-local function human_bytes(n)
-  if not n then return '' end
-  if n < 1000 then return n .. ' B' end
-  if n < 1000 * 1000 then return ('%.1f kB'):format(n / 1000) end
-  return ('%.1f MB'):format(n / 1000 / 1000)
-end
-
-local function set_lines(buf, lines)
-  if not api.nvim_buf_is_valid(buf) then return end
-  api.nvim_buf_set_option(buf, 'modifiable', true)
-  api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  api.nvim_buf_set_option(buf, 'modifiable', false)
-  api.nvim_buf_clear_namespace(buf, ns, 0, -1)
-end
-
-local function hl(buf, group, line, from, to)
-  api.nvim_buf_add_highlight(buf, ns, group, line, from or 0, to or -1)
-end
-
--- Pick order of a photo row of the displayed album, or nil. Matched by the path relative to the
--- library (`path` in both `photos --json` and `selection --json`): in "All Photos" several
--- photos can share a file name. A pickerctl too old to list `path` falls back to name + album.
-local function pick_order(u, photo)
-  for _, p in ipairs(u.selection) do
-    if photo.path ~= nil then
-      if p.path == photo.path then return p.order end
-    elseif p.name == photo.name and (u.photos_album == 'All Photos' or p.album == u.photos_album) then
-      return p.order
-    end
-  end
-  return nil
-end
-
-local function render_header(u)
-  local s = u.session or {}
-  local width = api.nvim_win_is_valid(u.wins.header) and api.nvim_win_get_width(u.wins.header) or 60
-  local title = (val(s.title) or 'Photo Library') .. ' · ' .. u.name
-  local message = val(s.message) or ''
-  if u.status then message = u.status end
-  local line1 = pad(title, math.max(vim.fn.strdisplaywidth(title) + 2, width - vim.fn.strdisplaywidth(message))) .. message
-  local album = val(s.album)
-  local info = {}
-  info[#info + 1] = album and ('album: ' .. album) or 'no album'
-  if val(s.photo) then info[#info + 1] = ('photo %d/%d'):format(val(s.photo_index) or 0, val(s.photo_count) or 0) end
-  info[#info + 1] = ('picks %d/%d'):format(val(s.selection_count) or #u.selection, val(s.max_selection) or 10)
-  if val(s.width) then
-    info[#info + 1] = val(s.height) and ('pane %dx%d'):format(s.width, s.height) or ('pane %d wide'):format(s.width)
-  end
-  local left = table.concat(info, ' · ')
-  local hints = '<CR> select  <Tab> pick  h/l pane  I insert  q close'
-  local room = width - vim.fn.strdisplaywidth(left) - 2
-  if room < #hints then hints = room >= 26 and '<CR> select  <Tab> pick' or '' end
-  local line2 = pad(left, width - #hints) .. hints
-  set_lines(u.bufs.header, { line1, line2 })
-  hl(u.bufs.header, 'PickerTitle', 0, 0, #title)
-  hl(u.bufs.header, u.status and 'PickerError' or 'PickerMessage', 0, #line1 - #message, -1)
-  hl(u.bufs.header, 'PickerHint', 1, #line2 - #hints, -1)
-end
-
-local function render_albums(u)
-  local lines = {}
-  local current = val((u.session or {}).album)
-  local namew = 0
-  for _, a in ipairs(u.albums) do namew = math.max(namew, vim.fn.strdisplaywidth(a.name)) end
-  for i, a in ipairs(u.albums) do
-    lines[i] = (a.name == current and '> ' or '  ') .. pad(a.name, namew) .. '  ' .. a.photos
-  end
-  if #lines == 0 then lines = { u.albums_loaded and '(no albums)' or '(loading…)' } end
-  set_lines(u.bufs.albums, lines)
-  for i, a in ipairs(u.albums) do
-    if a.name == current then hl(u.bufs.albums, 'PickerCurrent', i - 1) end
-  end
-end
-
-local function render_photos(u)
-  local lines = {}
-  local s = u.session or {}
-  local current = val(s.photo)
-  local cols = { 0, 0, 0, 0 }
-  local rows = {}
-  local picked, orderw = {}, 3
-  for i, p in ipairs(u.photos) do
-    local order = pick_order(u, p)
-    picked[i] = order
-    if order then orderw = math.max(orderw, #tostring(order) + 2) end
-    rows[i] = { p.name, ('%dx%d'):format(p.width or 0, p.height or 0), p.format or '', human_bytes(p.bytes) }
-    for c = 1, 4 do cols[c] = math.max(cols[c], vim.fn.strdisplaywidth(rows[i][c])) end
-  end
-  for i, p in ipairs(u.photos) do
-    local is_current = (p.index == val(s.photo_index) and p.name == current)
-    local mark = picked[i] and ('[' .. picked[i] .. ']') or '[ ]'
-    local r = rows[i]
-    lines[i] = (is_current and '> ' or '  ') .. pad(mark, orderw) .. ' ' .. pad(r[1], cols[1]) .. '  '
-      .. string.rep(' ', cols[2] - #r[2]) .. r[2] .. '  ' .. pad(r[3], cols[3]) .. '  '
-      .. string.rep(' ', cols[4] - #r[4]) .. r[4]
-  end
-  if #lines == 0 then
-    if not val(s.album) then
-      lines = { '(select an album)' }
-    elseif u.photos_album ~= val(s.album) then
-      lines = { '(loading…)' }
-    else
-      lines = { '(no photos)' }
-    end
-  end
-  set_lines(u.bufs.photos, lines)
-  for i, p in ipairs(u.photos) do
-    if picked[i] then hl(u.bufs.photos, 'PickerPicked', i - 1, 2, 2 + #('[' .. picked[i] .. ']')) end
-    if p.index == val(s.photo_index) and p.name == current then hl(u.bufs.photos, 'PickerCurrent', i - 1) end
-  end
-end
-
 local function render(u)
   if u ~= ui or u.closed then return end
-  render_header(u)
-  render_albums(u)
-  render_photos(u)
+  render_mod.panes(u)
   u.renders = u.renders + 1
 end
 
 ---------------------------------------------------------------------------
 -- State from the daemon
 
-local fetch_photos, fetch_selection, fetch_albums
+local fetch_photos, fetch_selection, fetch_albums, fetch_image
+
+local function warn(u, err)
+  if u.closed or err.name == 'cancelled' then return end -- a superseded image request: expected
+  notify(err_text(err), vim.log.levels.WARN)
+end
 
 local function apply_session(u, s)
   if type(s) ~= 'table' or u.closed then return end
-  local old_album = val((u.session or {}).album)
+  local old = u.session or {}
   u.session = s
   u.status = nil
   local album = val(s.album)
-  if album ~= u.photos_album or album ~= old_album then
+  if album ~= u.photos_album or album ~= val(old.album) then
     u.photos = {}
     if album then fetch_photos(u) else u.photos_album = nil end
+  end
+  -- The picture and the cursor follow the current photo, wherever it was changed.
+  if s.photo ~= old.photo or s.photo_index ~= old.photo_index or s.album ~= old.album or not u.image_for then
+    fetch_image(u)
+    M._follow_cursor_to_current(u)
   end
   render(u)
 end
 
 fetch_photos = function(u)
-  u.client:run({ 'photos' }, function(res, err)
+  u.client:photos(function(res, err)
     if u.closed then return end
     if err then
-      if err.code ~= 3 then notify(err_text(err), vim.log.levels.WARN) end
+      if err.name ~= 'nothing_selected' then warn(u, err) end
       return
     end
     -- Only the list of the album that is still selected is kept.
-    if res and res.album == val((u.session or {}).album) then
-      u.photos = res.photos or {}
+    if res.album == val((u.session or {}).album) then
+      u.photos = res.photos
       u.photos_album = res.album
       render(u)
+      M._follow_cursor_to_current(u)
     end
   end)
 end
 
 fetch_selection = function(u)
-  u.client:run({ 'selection' }, function(res, err)
+  u.client:selection(function(res, err)
     if u.closed then return end
-    if err then notify(err_text(err), vim.log.levels.WARN) return end
-    if res then
-      u.selection = res.photos or {}
-      render(u)
-    end
+    if err then return warn(u, err) end
+    u.selection = res.photos
+    render(u)
   end)
 end
 
 fetch_albums = function(u)
-  u.client:run({ 'albums' }, function(res, err)
+  u.client:albums(function(res, err)
     if u.closed then return end
-    if err then notify(err_text(err), vim.log.levels.ERROR) return end
-    u.albums = res or {}
+    if err then return warn(u, err) end
+    u.albums = res
     u.albums_loaded = true
     render(u)
   end)
 end
 
+-- Asks for the current photo as symbols fitted to the image pane's cells (and as a PNG when
+-- kitty placement is on). Replies to older requests are dropped: only the newest is shown.
+fetch_image = function(u)
+  local pane = u.image
+  if u.closed or not (pane and pane:valid()) then return end
+  local s = u.session or {}
+  if not val(s.photo) then
+    u.image_for = 'none'
+    pane:show_message(val(s.album) and 'no photo' or 'no album')
+    return
+  end
+  local cols, rows = pane:cells()
+  u.image_for = s.photo
+  pane.asked = { cols, rows }
+  local id
+  id = u.client:symbols(cols, rows, function(res, err)
+    if u.closed or id ~= pane.request then return end
+    if err then
+      if err.name ~= 'cancelled' then pane:show_message(err_text(err)) end
+      return
+    end
+    pane:show_symbols(res.text)
+    u.images = u.images + 1
+  end)
+  pane.request = id
+  if pane.kitty then
+    local pid
+    pid = u.client:png(function(res, err)
+      if not u.closed and not err and pid == pane.png_request then pane:show_png(res.data) end
+    end)
+    pane.png_request = pid
+  end
+end
+
 local function refresh(u)
   fetch_albums(u)
-  u.client:run({ 'status' }, function(res, err)
+  u.client:status(function(res, err)
     if u.closed then return end
     if err then
       u.status = err_text(err)
@@ -241,6 +161,7 @@ local function refresh(u)
       return
     end
     u.photos_album = nil
+    u.image_for = nil
     apply_session(u, res)
   end)
   fetch_selection(u)
@@ -249,37 +170,52 @@ end
 local function on_event(u, ev)
   if u.closed then return end
   u.events = u.events + 1
-  local kind = ev.event
-  if kind == 'closed' then
-    u.session = ev
-    u.status = 'session closed'
-    u.selection, u.photos, u.photos_album = {}, {}, nil
-    render(u)
-    return
-  end
-  if kind == 'library' then
+  if ev.kind == 'libraryEvent' then
     -- Photos were added or removed: reload the lists.
     fetch_albums(u)
     if val((u.session or {}).album) then fetch_photos(u) end
     fetch_selection(u)
     return
   end
-  if ev.session == nil then return end -- an event kind this version does not know
-  if kind == 'created' then
+  if ev.kind ~= 'sessionEvent' then
+    -- libraryChangesEvent (the libraryEvent before it reloads), scan progress, and event kinds
+    -- of a newer daemon: nothing to do, and no reason to stop reading.
+    u.other_events = u.other_events + 1
+    return
+  end
+  local s = client_mod.session_state(ev.fields)
+  if ev.change == 'closed' then
+    u.session = s
+    u.status = 'session closed'
+    u.selection, u.photos, u.photos_album = {}, {}, nil
+    u.image_for = nil
+    fetch_image(u)
+    render(u)
+    return
+  end
+  if ev.change == 'created' then
     u.status = nil
     refresh(u)
     return
   end
-  apply_session(u, ev)
-  if kind == 'selection' then fetch_selection(u) end
+  apply_session(u, s)
+  if ev.change == 'selection' then fetch_selection(u) end
 end
 
-local function start_watch(u)
-  u.watcher = u.client:watch(function(ev) on_event(u, ev) end, function(code, msg, stopped)
-    if stopped or u.closed then return end
-    u.status = 'not following events: ' .. (msg ~= '' and msg or ('watch exited with ' .. tostring(code)))
-    render(u)
-  end)
+-- Opens the picker's connection and subscribes to its session and the library.
+local function connect(u)
+  local c
+  c = client_mod.new({
+    socket = M.config.socket, session = u.name,
+    on_event = function(ev) if u.client == c then on_event(u, ev) end end,
+    on_close = function(err)
+      if u.closed or u.client ~= c or not err then return end
+      u.status = 'not following events: ' .. err_text(err)
+      render(u)
+    end,
+  })
+  u.client = c
+  c:subscribe(function(_, err) if err then warn(u, err) end end)
 end
 
 ---------------------------------------------------------------------------
@@ -287,17 +223,20 @@ end
 
 local function layout()
   local cols, rows = vim.o.columns, vim.o.lines - vim.o.cmdheight
-  local w = math.max(20, math.min(cols - 4, math.max(60, math.floor(cols * 0.8))))
-  local list_h = math.max(3, math.min(rows - 9, math.floor(rows * 0.75) - 5))
+  local w = math.max(40, math.min(cols - 4, math.max(60, math.floor(cols * 0.9))))
+  local list_h = math.max(3, math.min(rows - 9, math.floor(rows * 0.8) - 5))
   local total_h = list_h + 2 + 4
   local row = math.max(0, math.floor((rows - total_h) / 2))
   local col = math.max(0, math.floor((cols - w - 2) / 2))
-  local aw = math.max(10, math.floor(w * 0.32))
-  local pw = math.max(10, w - aw - 2)
+  -- album list | photo list | the current photo; each float has a 1-cell border on each side.
+  local aw = math.max(10, math.floor(w * 0.22))
+  local pw = math.max(10, math.floor(w * 0.36))
+  local iw = math.max(4, w - aw - pw - 4)
   return {
     header = { relative = 'editor', row = row, col = col, width = w, height = 2 },
     albums = { relative = 'editor', row = row + 4, col = col, width = aw, height = list_h },
     photos = { relative = 'editor', row = row + 4, col = col + aw + 2, width = pw, height = list_h },
+    image = { relative = 'editor', row = row + 4, col = col + aw + pw + 4, width = iw, height = list_h },
   }
 end
 
@@ -323,32 +262,64 @@ local function line_index(win)
   return api.nvim_win_get_cursor(win)[1]
 end
 
+-- Puts the photo list's cursor on the current photo (after the list or the photo changed
+-- elsewhere), without sending anything back. Not while our own moves are on their way: the
+-- cursor would jump back to a photo the user has already moved past.
+function M._follow_cursor_to_current(u)
+  local idx = val((u.session or {}).photo_index)
+  if not idx or u.selecting > 0 or not (u.wins.photos and api.nvim_win_is_valid(u.wins.photos)) then return end
+  if u.photos_album ~= val(u.session.album) then return end
+  for i, p in ipairs(u.photos) do
+    if p.index == idx and line_index(u.wins.photos) ~= i then
+      u.cursor_row = i
+      pcall(api.nvim_win_set_cursor, u.wins.photos, { i, 0 })
+      return
+    end
+  end
+end
+
+local function make_current(u, row)
+  local p = u.photos[row]
+  if not p or u.photos_album ~= val((u.session or {}).album) then return end
+  if p.index == val((u.session or {}).photo_index) then return end
+  u.selecting = u.selecting + 1
+  u.client:select_photo(p.index, function(res, err)
+    u.selecting = u.selecting - 1
+    if err then return warn(u, err) end
+    apply_session(u, res)
+  end)
+end
+
+-- Moving the cursor in the photo list makes the photo under it current (the picture follows).
+local function on_cursor_moved(u)
+  if u.closed or api.nvim_get_current_win() ~= u.wins.photos then return end
+  local row = line_index(u.wins.photos)
+  if row == u.cursor_row then return end
+  u.cursor_row = row
+  make_current(u, row)
+end
+
 -- Actions, also used by the mappings.
 function M.select()
   local u = ui
   if not u then return end
   local win = api.nvim_get_current_win()
   if win == u.wins.albums then
-    local i = line_index(win)
-    local a = u.albums[i]
+    local a = u.albums[line_index(win)]
     if not a then return end
     u.photos, u.photos_album = {}, nil -- stale until the new list arrives
     render(u)
-    u.client:run({ 'select-album', '--index', tostring(a.index) }, function(res, err)
-      if err then notify(err_text(err), vim.log.levels.WARN) return end
+    u.client:select_album(a.index, function(res, err)
+      if err then return warn(u, err) end
       apply_session(u, res)
     end)
     if api.nvim_win_is_valid(u.wins.photos) then
       api.nvim_set_current_win(u.wins.photos)
+      u.cursor_row = 1
       api.nvim_win_set_cursor(u.wins.photos, { 1, 0 })
     end
   elseif win == u.wins.photos then
-    local p = u.photos[line_index(win)]
-    if not p or u.photos_album ~= val((u.session or {}).album) then return end
-    u.client:run({ 'select-photo', '--index', tostring(p.index) }, function(res, err)
-      if err then notify(err_text(err), vim.log.levels.WARN) return end
-      apply_session(u, res)
-    end)
+    make_current(u, line_index(win))
   end
 end
 
@@ -361,14 +332,12 @@ function M.toggle()
     notify('the photo list is loading; try again', vim.log.levels.WARN)
     return
   end
-  u.client:run({ 'toggle', '--index', tostring(p.index) }, function(res, err)
+  u.client:toggle(p.index, function(res, err)
     if u.closed then return end
-    if err then notify(err_text(err), vim.log.levels.WARN) return end
-    if res and res.photos then
-      u.selection = res.photos
-      if u.session then u.session.selection_count = res.count end
-      render(u)
-    end
+    if err then return warn(u, err) end
+    u.selection = res.photos
+    if u.session then u.session.selection_count = res.count end
+    render(u)
   end)
   -- Move down like a file manager's mark key.
   local row = line_index(u.wins.photos)
@@ -383,9 +352,10 @@ function M.switch_pane()
   if api.nvim_win_is_valid(target) then api.nvim_set_current_win(target) end
 end
 
+-- Reloads everything; reconnects (and re-subscribes) when the daemon went away.
 function M.refresh()
   if not ui then return end
-  if not (ui.watcher and ui.watcher.running) then start_watch(ui) end
+  if not ui.client:is_open() then connect(ui) end
   refresh(ui)
 end
 
@@ -394,8 +364,9 @@ function M.close()
   if not u then return end
   ui = nil
   u.closed = true
-  if u.watcher then u.watcher.stop() end
+  u.client:close()
   pcall(api.nvim_clear_autocmds, { group = augroup })
+  if u.image then u.image:close() end
   for _, win in pairs(u.wins) do
     if api.nvim_win_is_valid(win) then pcall(api.nvim_win_close, win, true) end
   end
@@ -428,38 +399,43 @@ function M.open(session)
     M.close()
   end
   define_highlights()
-  local c = client(session)
   local origin = api.nvim_get_current_win()
-  c:run({ 'session', 'show', session }, function(res, err)
-    if err and err.code == 4 then
-      local args = { 'session', 'new', session, '--width', tostring(M.config.width) }
-      if M.config.height then vim.list_extend(args, { '--height', tostring(M.config.height) }) end
-      c:run(args, function(res2, err2)
-        if err2 then notify(err_text(err2), vim.log.levels.ERROR) return end
-        M._open_ui(c, session, origin, res2)
+  local u = {
+    name = session, origin = origin,
+    albums = {}, photos = {}, selection = {}, photos_album = nil,
+    bufs = {}, wins = {}, events = 0, other_events = 0, renders = 0, images = 0, selecting = 0,
+  }
+  connect(u)
+  u.client:show(function(res, err)
+    if err and err.name == 'no_such_session' then
+      u.client:new_session(M.config.width, M.config.height, function(res2, err2)
+        if err2 then
+          u.client:close()
+          return notify(err_text(err2), vim.log.levels.ERROR)
+        end
+        M._open_ui(u, res2)
       end)
     elseif err then
+      u.client:close()
       notify(err_text(err), vim.log.levels.ERROR)
     else
-      M._open_ui(c, session, origin, res)
+      M._open_ui(u, res)
     end
   end)
 end
 
-function M._open_ui(c, session, origin, state)
+function M._open_ui(u, state)
   if ui then M.close() end
   local l = layout()
-  local u = {
-    name = session, client = c, origin = origin, session = state,
-    albums = {}, photos = {}, selection = {}, photos_album = nil,
-    bufs = {}, wins = {}, events = 0, renders = 0,
-  }
-  u.bufs.header = make_buf(session .. '/header')
-  u.bufs.albums = make_buf(session .. '/albums')
-  u.bufs.photos = make_buf(session .. '/photos')
+  u.session = state
+  u.bufs.header = make_buf(u.name .. '/header')
+  u.bufs.albums = make_buf(u.name .. '/albums')
+  u.bufs.photos = make_buf(u.name .. '/photos')
   u.wins.header = open_win(u.bufs.header, l.header, false, false)
   u.wins.albums = open_win(u.bufs.albums, l.albums, false, true)
   u.wins.photos = open_win(u.bufs.photos, l.photos, false, true)
+  u.image = image.open(l.image, { kitty = M.config.kitty })
+  u.bufs.image, u.wins.image = u.image.buf, u.image.win
   ui = u
   for _, name in ipairs({ 'albums', 'photos' }) do
     local buf = u.bufs[name]
@@ -477,29 +453,36 @@ function M._open_ui(c, session, origin, state)
       M.insert({ session = u.name })
     end)
   end
+  api.nvim_create_autocmd('CursorMoved', {
+    group = augroup, buffer = u.bufs.photos,
+    callback = function() on_cursor_moved(u) end,
+  })
   api.nvim_create_autocmd('WinClosed', {
     group = augroup,
     callback = function(args)
       local closed = tonumber(args.match)
-      if ui and (closed == u.wins.albums or closed == u.wins.photos or closed == u.wins.header) then
-        vim.schedule(M.close)
+      for _, win in pairs(u.wins) do
+        if ui == u and closed == win then
+          vim.schedule(M.close)
+          return
+        end
       end
     end,
   })
   api.nvim_create_autocmd('VimResized', {
     group = augroup,
     callback = function()
-      if not ui then return end
+      if ui ~= u then return end
       local nl = layout()
-      for name, win in pairs(ui.wins) do
+      for name, win in pairs(u.wins) do
         if api.nvim_win_is_valid(win) then api.nvim_win_set_config(win, nl[name]) end
       end
-      render(ui)
+      render(u)
+      fetch_image(u) -- the cells changed
     end,
   })
   api.nvim_set_current_win(val((state or {}).album) and u.wins.photos or u.wins.albums)
   render(u)
-  start_watch(u)
   refresh(u)
 end
 
@@ -520,6 +503,30 @@ function M.format_photo(fmt, photo)
   return (tostring(fmt):gsub('%%s', function() return path end))
 end
 
+-- Calls method `name` of the open picker's client when it is on `session`, else of a short
+-- connection of its own, closed after the reply.
+local function with_client(session, name, cb)
+  session = (session and session ~= '') and session or nil
+  if ui and ui.client:is_open() and (not session or session == ui.name) then
+    return ui.client[name](ui.client, cb)
+  end
+  local c = client_mod.new({ socket = M.config.socket, session = session or M.config.session })
+  c[name](c, function(res, err)
+    c:close()
+    cb(res, err)
+  end)
+end
+
+-- Empties the pick list of the open picker's session, else of the configured one.
+-- opts.on_done(err|nil) when done.
+function M.clear(opts)
+  opts = opts or {}
+  with_client(opts.session, 'clear_selection', function(_, err)
+    if err then notify(err_text(err), vim.log.levels.ERROR) end
+    if opts.on_done then opts.on_done(err) end
+  end)
+end
+
 -- Inserts the picked photos at the cursor of the current window (one per line,
 -- the first at the cursor). opts.format overrides the per-filetype format;
 -- opts.session the session; opts.on_done(lines|nil, err) is called when done.
@@ -529,8 +536,7 @@ function M.insert(opts)
   local buf = api.nvim_get_current_buf()
   local cursor = api.nvim_win_get_cursor(win)
   local fmt = opts.format or M.format_for(api.nvim_buf_get_option(buf, 'filetype'))
-  local c = (ui and (not opts.session or opts.session == ui.name)) and ui.client or client(opts.session)
-  c:run({ 'selection' }, function(res, err)
+  with_client(opts.session, 'selection', function(res, err)
     local function done(lines, e)
       if opts.on_done then opts.on_done(lines, e) end
     end

@@ -1,0 +1,71 @@
+-- The kitty graphics protocol, optional (setup{ kitty = true }): the PNG placed at the image
+-- pane's screen position, written straight to the outer terminal. Every image has one id and
+-- is deleted when it is replaced or the pane closes (never left behind).
+local M = {}
+
+local b64chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+
+-- Base64 of a byte string (Neovim 0.7 has no vim.base64).
+function M.base64(s)
+  local out = {}
+  for i = 1, #s, 3 do
+    local a, b, c = s:byte(i, i + 2)
+    local n = a * 65536 + (b or 0) * 256 + (c or 0)
+    local c1, c2 = math.floor(n / 262144) % 64, math.floor(n / 4096) % 64
+    local c3, c4 = math.floor(n / 64) % 64, n % 64
+    out[#out + 1] = b64chars:sub(c1 + 1, c1 + 1) .. b64chars:sub(c2 + 1, c2 + 1)
+      .. (b and b64chars:sub(c3 + 1, c3 + 1) or '=') .. (c and b64chars:sub(c4 + 1, c4 + 1) or '=')
+  end
+  return table.concat(out)
+end
+
+-- Whether the outer terminal speaks the protocol (kitty, WezTerm, Ghostty; not through tmux,
+-- which needs passthrough wrapping this module does not do).
+function M.supported()
+  if vim.env.TMUX and vim.env.TMUX ~= '' then return false end
+  local term, prog = vim.env.TERM or '', vim.env.TERM_PROGRAM or ''
+  return term == 'xterm-kitty' or term == 'xterm-ghostty' or (vim.env.KITTY_WINDOW_ID or '') ~= ''
+    or prog == 'WezTerm' or prog == 'ghostty'
+end
+
+local Image = {}
+Image.__index = Image
+
+-- out: function(bytes) writing to the terminal (default: Neovim's stdout, the tty).
+function M.new(out)
+  return setmetatable({ id = math.random(1, 16777215), shown = false,
+    out = out or function(s) io.stdout:write(s); io.stdout:flush() end }, Image)
+end
+
+-- The escape sequences that draw `png` at 0-based screen (row, col) in cols x rows cells.
+function M.sequences(id, png, row, col, cols, rows)
+  local data = M.base64(png)
+  local parts = { '\0277', ('\27[%d;%dH'):format(row + 1, col + 1) }
+  local chunk = 4096
+  for i = 1, #data, chunk do
+    local more = (i + chunk <= #data) and 1 or 0
+    local piece = data:sub(i, i + chunk - 1)
+    if i == 1 then
+      parts[#parts + 1] = ('\27_Ga=T,f=100,q=2,C=1,i=%d,c=%d,r=%d,m=%d;%s\27\\'):format(id, cols, rows, more, piece)
+    else
+      parts[#parts + 1] = ('\27_Gm=%d;%s\27\\'):format(more, piece)
+    end
+  end
+  parts[#parts + 1] = '\0278'
+  return table.concat(parts)
+end
+
+function M.delete_sequence(id) return ('\27_Ga=d,d=I,i=%d,q=2\27\\'):format(id) end
+
+function Image:place(png, row, col, cols, rows)
+  self:clear()
+  self.out(M.sequences(self.id, png, row, col, cols, rows))
+  self.shown = true
+end
+
+function Image:clear()
+  if self.shown then self.out(M.delete_sequence(self.id)) end
+  self.shown = false
+end
+
+return M
