@@ -7,6 +7,8 @@ import PickerSystem
 /// after that folder is renamed elsewhere or deleted; inotify's "the folder itself went" events
 /// are not enough either (nothing is watched while the path is empty, and a network file system
 /// sends none). So the path is looked at again by `stat` about once a second: one call, cheap.
+/// Comparing device and inode is enough: while the served snapshot holds the old folder's
+/// descriptor, that inode stays allocated, so a folder made anew at the path cannot get its number.
 struct LibraryRootTracker {
     /// How often the path is looked at while nothing else asks for it.
     static let intervalSeconds = 1.0
