@@ -7,6 +7,8 @@ import Synchronization
 /// the folder has been quiet for the settle delay, so a photo still being copied is indexed once,
 /// complete. Where inotify cannot serve (watches used up, or a network or FUSE file system) it
 /// falls back to a periodic background rescan that spends at most about 5 % of one core.
+/// When the library folder itself is deleted or moved away, the library becomes empty at once and
+/// the folder is opened again by its path when something is there again (`LibraryRootTracker`).
 /// No request ever waits for any of this.
 public final class LibraryWatcher: @unchecked Sendable {
     /// Quiet time after the last event before a rescan.
@@ -27,6 +29,8 @@ public final class LibraryWatcher: @unchecked Sendable {
     /// Why inotify is not used (logged once), nil while it is.
     private var pollingReason: String?
     private let stopped = Atomic<Bool>(false)
+    /// Whether the folder at the library path is still the one scanned.
+    private var rootTracker: LibraryRootTracker
 
     /// - Parameters:
     ///   - indexDirectory: where the index is kept (`$XDG_CACHE_HOME/pickerd`), or nil.
@@ -35,6 +39,7 @@ public final class LibraryWatcher: @unchecked Sendable {
         self.library = library
         self.indexDirectory = indexDirectory
         self.onRescan = onRescan
+        rootTracker = LibraryRootTracker(path: library.root)
         do throws(SystemError) {
             inotify = try Inotify()
         } catch {
@@ -68,13 +73,25 @@ public final class LibraryWatcher: @unchecked Sendable {
         var dirty = Set<String>()
         var everything = false
         while !stopped.load(ordering: .relaxed) {
+            if let change = rootTracker.rootChanged(now: monotonicNow()) {
+                // Not after the settle delay: until this scan the old descriptor would still serve
+                // a folder that is no longer at the library path.
+                logRootChange(change)
+                lastScanSeconds = scan()
+                nextPoll = monotonicNow() + pollInterval(after: lastScanSeconds)
+                (pending, dirty, everything) = (false, [], false)
+                continue
+            }
             let timeout: Int32 = pending ? Self.settleMilliseconds : 1000
             if let inotify, inotify.wait(timeoutMilliseconds: timeout) {
-                let events = inotify.drain()
+                // Events of watches no longer held (removed by the last scan, or their folder gone
+                // before it) were seen by that scan already.
+                let events = inotify.drain().filter { $0.mask & Inotify.overflow != 0 || watched[$0.watch] != nil }
                 guard !events.isEmpty else { continue }
                 pending = true
                 lastEvent = monotonicNow()
                 for event in events {
+                    if event.mask & Inotify.folderItselfGone != 0, watched[event.watch] == "" { rootTracker.checkSoon() }
                     if event.mask & Inotify.overflow != 0 {
                         Log.info("library watch: the kernel's event queue overflowed; rescanning")
                     }
@@ -128,9 +145,20 @@ public final class LibraryWatcher: @unchecked Sendable {
         max(Self.minimumPollSeconds, 20 * scanSeconds)
     }
 
-    /// Rescans, (re)watching every folder walked. Returns how long it took.
+    private func logRootChange(_ change: LibraryRootTracker.Change) {
+        switch change {
+        case .gone:
+            Log.info("library \(library.root): the folder is gone (deleted or moved away); the library is empty "
+                     + "until a folder is there again")
+        case .replaced:
+            Log.info("library \(library.root): another folder is at the library path; scanning it")
+        }
+    }
+
+    /// Rescans from the library path, (re)watching every folder walked. Returns how long it took.
     private func scan() -> Double {
         let started = monotonicNow()
+        let rootBefore = rootTracker.identityNow
         var seen: [Int32: String] = [:]
         var failure: SystemError?
         let kind: LibraryUpdate.Kind = library.snapshot.hasBeenScanned ? .rescan : servedFromIndex ? .indexChecked : .firstScan
@@ -154,6 +182,7 @@ public final class LibraryWatcher: @unchecked Sendable {
             for (wd, _) in watched where seen[wd] == nil { inotify.unwatch(wd) }
         }
         watched = seen
+        rootTracker.scanned(snapshot, before: rootBefore, now: monotonicNow())
         if let reason = pollingReason, seen.isEmpty == false || failure != nil {
             Log.error("library watch: \(reason); changes are found by a background rescan instead")
             for (wd, _) in seen { inotify?.unwatch(wd) }
@@ -163,7 +192,8 @@ public final class LibraryWatcher: @unchecked Sendable {
         index?.save(changes, photos: library.photosByPath)  // before the log line: "scanned" means saved
         Log.info("library \(snapshot.rootRealPath) scanned: \(snapshot.photoCount) photos in \(snapshot.albumCount - 1) albums, "
                  + "\(changes.added.count) added, \(changes.removed.count) removed, \(changes.changed.count) changed, "
-                 + "\(Int(elapsed * 1000)) ms\(pollingReason == nil ? ", \(watched.count) folders watched" : "")")
+                 + "\(Int(elapsed * 1000)) ms\(pollingReason == nil ? ", \(watched.count) folders watched" : "")"
+                 + (snapshot.scanError.map { " (\($0.message))" } ?? ""))
         onRescan(LibraryUpdate(snapshot: snapshot, changes: changes, kind: kind))
         // The scan's temporaries (file lists, outcomes, the old snapshot) are freed now: return them
         // (100,000 photos: RSS 76 → 60 MB at once, instead of at the server's next idle trim).

@@ -22,6 +22,9 @@ public final class Inotify: @unchecked Sendable {
     public static let overflow = UInt32(IN_Q_OVERFLOW)
     /// The watch is gone (its folder was deleted or unmounted).
     public static let ignored = UInt32(IN_IGNORED)
+    /// The watched folder itself was deleted or moved away (or its watch is gone): for the library
+    /// root, the folder at the library's path must be looked at again.
+    public static let folderItselfGone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)
     /// Events that change the tree's shape (a subfolder made, moved or deleted; the folder itself
     /// gone or moved; events lost): more than the files of one folder must be looked at.
     public static let structural = UInt32(IN_ISDIR) | UInt32(IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_Q_OVERFLOW)

@@ -31,6 +31,18 @@ public final class RootDirectory: Sendable {
 
     deinit { FileSystem.close(descriptor) }
 
+    /// What is at the configured `path` now (`stat(2)`, following symlinks as `init(path:)` does):
+    /// compared with `status.identity` it tells whether this descriptor is still the folder at the
+    /// path, or the folder was deleted, moved away or replaced since it was opened.
+    /// - Returns: the identity, or nil when nothing can be looked at there (`ENOENT`, `EACCES`, …).
+    public static func identity(atPath path: String) -> FileIdentity? {
+        var st = stat()
+        while true {
+            if stat(path, &st) == 0 { return FileStatus(st).identity }
+            if errno != EINTR { return nil }
+        }
+    }
+
     /// Opens a regular file at `relativePath` beneath the folder, read-only and non-blocking.
     /// - Returns: the descriptor (the caller closes it) and its `fstat`.
     /// - Throws: `EXDEV` when the path leads outside, `EISDIR`/`ENODEV`-like errors as `openat2`
