@@ -32,13 +32,42 @@ static ChafaTermInfo *pk_term_info(void) {
     return chafa_term_db_get_fallback_info(chafa_term_db_get_default());
 }
 
+/* chafa 1.12's scaler (smolscale) keeps the source row stride in 32-bit words (the stride in
+ * bytes divided by 4), so a stride that is not a multiple of 4 bytes — RGB rows whose width is
+ * not a multiple of 4 — is read 1 to 3 bytes short on every row and the picture comes out
+ * sheared (and its channels rotated). Such rows are copied into rows padded to 4 bytes; RGBA
+ * rows and RGB rows of a width that is a multiple of 4 are handed over as they are.
+ * Returns the rows to draw and their stride, with `*copy` set to what the caller must free
+ * (NULL when nothing was copied), or NULL when memory ran out. */
+static const uint8_t *pk_aligned_rows(const uint8_t *pixels, int width, int height, int channels,
+                                      int *rowstride, uint8_t **copy) {
+    size_t row = (size_t)width * (size_t)channels;
+    size_t stride = (row + 3) & ~(size_t)3;
+    *copy = NULL;
+    *rowstride = (int)stride;
+    if (stride == row) return pixels;
+    uint8_t *padded = calloc((size_t)height, stride);
+    if (padded == NULL) return NULL;
+    for (int y = 0; y < height; y++) memcpy(padded + (size_t)y * stride, pixels + (size_t)y * row, row);
+    *copy = padded;
+    return padded;
+}
+
 /* Draws the pixels on a canvas made from `config` and hands back its printed text. */
 static int pk_print(ChafaCanvasConfig *config, const uint8_t *pixels, int width, int height,
                     int channels, const char *suffix, uint8_t **out, size_t *out_length, char *message) {
     pthread_once(&pk_threads_once, pk_single_thread);
+    int rowstride = 0;
+    uint8_t *padded = NULL;
+    const uint8_t *rows = pk_aligned_rows(pixels, width, height, channels, &rowstride, &padded);
+    if (rows == NULL) return pk_fail(message, "out of memory");
     ChafaCanvas *canvas = chafa_canvas_new(config);
-    if (canvas == NULL) return pk_fail(message, "chafa could not make a canvas");
-    chafa_canvas_draw_all_pixels(canvas, pk_pixel_type(channels), pixels, width, height, width * channels);
+    if (canvas == NULL) {
+        free(padded);
+        return pk_fail(message, "chafa could not make a canvas");
+    }
+    chafa_canvas_draw_all_pixels(canvas, pk_pixel_type(channels), rows, width, height, rowstride);
+    free(padded);
     ChafaTermInfo *info = pk_term_info();
     GString *text = chafa_canvas_print(canvas, info);
     chafa_term_info_unref(info);
@@ -101,15 +130,18 @@ int pk_terminal_sixel(const uint8_t *pixels, int width, int height, int channels
     chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR);
     chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SIXELS);
     /* One cell the size of the picture: the sixel is drawn pixel for pixel, not resampled.
-     * Sixel bands are 6 px tall and chafa rounds the height down to them; a picture lower
-     * than one band is stretched to one. */
-    int cell_height = height < 6 ? 6 : height;
-    chafa_canvas_config_set_cell_geometry(config, width, cell_height);
+     * Sixel bands are 6 px tall and chafa rounds the cell height down to them, scaling the
+     * picture into what is left; so only the rows of whole bands are handed over (the last
+     * 0-5 rows are left out) and nothing is squashed. A picture lower than one band is
+     * stretched to one. */
+    int drawn = height < 6 ? 6 : height - height % 6;
+    int rows = height < 6 ? height : drawn;
+    chafa_canvas_config_set_cell_geometry(config, width, drawn);
     chafa_canvas_config_set_geometry(config, 1, 1);
     /* chafa ends the DCS with ST; the reset is the contract's common ending of text formats. */
-    int status = pk_print(config, pixels, width, height, channels, "\033[0m", out, out_length, message);
+    int status = pk_print(config, pixels, width, rows, channels, "\033[0m", out, out_length, message);
     chafa_canvas_config_unref(config);
-    if (status == 0) *drawn_height = cell_height - cell_height % 6;
+    if (status == 0) *drawn_height = drawn;
     return status;
 }
 

@@ -41,9 +41,9 @@ let chafaCommand = findExecutable("chafa")
 
     private func file(_ name: String) -> URL { daemon.directory.appendingPathComponent(name) }
 
-    /// A session with a 640x480 pane on `photo`.
-    private func session(_ name: String, photo: String = "Landscape_6.jpg") throws {
-        #expect(try daemon.ctl("session", "new", name, "--width", "640", "--height", "480").exitCode == 0)
+    /// A session with a `width`x480 pane on `photo`.
+    private func session(_ name: String, photo: String = "Landscape_6.jpg", width: Int = 640) throws {
+        #expect(try daemon.ctl("session", "new", name, "--width", "\(width)", "--height", "480").exitCode == 0)
         #expect(try daemon.ctl("select-album", "Trip", session: name).exitCode == 0)
         #expect(try daemon.ctl("select-photo", photo, session: name).exitCode == 0)
     }
@@ -97,6 +97,37 @@ let chafaCommand = findExecutable("chafa")
         #expect(six.decoded_width == six.raster_width && six.decoded_height == six.raster_height)
         #expect(six.mad < 10, "decoded sixel differs from the fitted PNG: \(six.mad)")
         #expect(six.ends_with_reset)
+    }
+
+    /// RGB rows whose byte length is not a multiple of 4 were read short by chafa 1.12's scaler:
+    /// sheared sixels and symbols at most widths; and heights that are not whole 6-px bands were
+    /// squashed into them. Each sixel must be the fitted picture itself, pixel for pixel.
+    @Test(.enabled(if: pillowAvailable, "needs /usr/bin/python3 with Pillow"),
+          arguments: [641, 643, 644, 645, 647, 650, 648])
+    func sixelIsTheFittedPictureAtEveryPaneWidth(width: Int) throws {
+        let name = "w\(width)"
+        try session(name, width: width)
+        let png = file("\(name).png")
+        #expect(try daemon.ctl("get-image", "-o", png.path, session: name).exitCode == 0)
+        let size = try pngSize(Data(contentsOf: png))
+        let (fitWidth, fitHeight) = try #require(size)
+        #expect(fitWidth == width, "the 3:2 picture fills the pane's width")
+        let r = try daemon.ctl("get-image", "--format", "sixel", "-o", file("\(name).six").path, session: name)
+        #expect(r.exitCode == 0, "\(r)")
+        let six = try TermCheck.run(["sixel", file("\(name).six").path, png.path], as: TermCheck.Sixel.self)
+        // The fitted width, and the fitted height down to whole bands (all within the pane).
+        #expect(six.raster_width == fitWidth && six.raster_height == fitHeight - fitHeight % 6, "\(six)")
+        #expect(six.decoded_width == six.raster_width && six.decoded_height == six.raster_height, "\(six)")
+        // A sheared sixel scores ~60 here, one squashed into whole bands (644: 429 rows) ~7,
+        // the right one ~3.
+        #expect(six.mad < 5, "decoded sixel differs from the fitted PNG at width \(width): \(six.mad)")
+        // Symbols go through the same chafa scaler.
+        let text = try daemon.ctl("get-image", "--format", "symbols", "--cells", "80x24",
+                                  "-o", file("\(name).txt").path, session: name)
+        #expect(text.exitCode == 0, "\(text)")
+        let cells = try TermCheck.run(["symbols-vs-picture", file("\(name).txt").path, png.path],
+                                      as: TermCheck.PictureComparison.self)
+        #expect(cells.mean_difference < 15, "symbols differ from the fitted PNG at width \(width): \(cells)")
     }
 
     @Test(.enabled(if: chafaCommand != nil && pillowAvailable, "needs the chafa command and /usr/bin/python3 with Pillow"))

@@ -17,8 +17,10 @@ int pk_terminal_symbols(const uint8_t *pixels, int width, int height, int channe
                         int max_cols, int max_rows,
                         uint8_t **out, size_t *out_length, int *cols, int *rows, char *message);
 
-/* A DCS sixel sequence of the picture at its own pixel size (height rounded down to a
- * multiple of 6, as sixel bands are 6 px tall). `drawn_height` receives that height. */
+/* A DCS sixel sequence of the picture at its own pixel size, for any width. Sixel bands are
+ * 6 px tall: the sixel is the picture's top rows of whole bands (the last height % 6 rows are
+ * left out, not squashed in); a picture lower than 6 px is stretched to one band.
+ * `drawn_height` receives the sixel's height. */
 int pk_terminal_sixel(const uint8_t *pixels, int width, int height, int channels,
                       uint8_t **out, size_t *out_length, int *drawn_height, char *message);
 

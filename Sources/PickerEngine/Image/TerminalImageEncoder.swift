@@ -25,7 +25,8 @@ public enum TerminalImageEncoder {
     /// Draws `image` as one sixel image, pixel for pixel.
     ///
     /// - Returns: the DCS sequence (raster attributes `"1;1;W;H`) followed by an SGR reset; its
-    ///   width and height are the sixel's pixels (the height rounded down to whole 6-px bands).
+    ///   width and height are the sixel's pixels: any width, and the height rounded down to
+    ///   whole 6-px bands by leaving the last rows out (a picture under 6 px is stretched to 6).
     /// - Throws: `.internal` when chafa fails.
     public static func sixel(_ image: PixelImage) throws(PickerError) -> RenderedImage {
         var output: UnsafeMutablePointer<UInt8>? = nil
