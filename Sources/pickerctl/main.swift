@@ -6,7 +6,7 @@ import PickerSystem
 // Thin client: parse arguments against the command table, speak the protocol, print.
 
 /// The whole command table, in the order `--help` lists it.
-let allCommands = commands + libraryCommands + photosCommands + galleryCommands + integrationCommands + completionCommands
+let allCommands = commands + libraryCommands + photosCommands + galleryCommands + integrationCommands + [pickCommand] + completionCommands
 
 /// Only the variables pickerctl reads: building the whole environment costs start-up time.
 func neededEnvironment() -> [String: String] {
