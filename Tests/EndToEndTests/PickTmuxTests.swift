@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+
+/// `pickerctl pick` driven in tmux as a user drives it, against a live daemon on a small library:
+/// what the screen shows, what the keys do, what reaches stdout, the exit codes, and the terminal
+/// handed back as it was on every way out.
+@Suite(.timeLimit(.minutes(3)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
+struct PickTmuxTests {
+    let library: TemporaryLibrary
+
+    init() throws {
+        library = try TemporaryLibrary()
+        let source = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation")
+        try library.add(source.appendingPathComponent("Landscape_1.jpg"), album: "Kyoto", as: "a.jpg")
+        try library.add(source.appendingPathComponent("Landscape_3.jpg"), album: "Kyoto", as: "b.jpg")
+        try library.add(source.appendingPathComponent("Landscape_6.jpg"), album: "Kyoto", as: "c.jpg")
+        try library.add(source.appendingPathComponent("Landscape_8.jpg"), album: "Home", as: "d.jpg")
+    }
+
+    private func absolute(_ relative: String) -> String {
+        library.url.appendingPathComponent(relative).resolvingSymlinksInPath().path
+    }
+
+    /// A session "pk" with Kyoto open and `photo` current.
+    private func sessionInKyoto(_ daemon: LiveDaemon, photo: String? = "b.jpg", title: String = "Photo Library") throws {
+        #expect(try daemon.ctl("session", "new", "pk", "--width", "400", "--title", title).exitCode == 0)
+        #expect(try daemon.ctl("select-album", "Kyoto", session: "pk").exitCode == 0)
+        if let photo { #expect(try daemon.ctl("select-photo", photo, session: "pk").exitCode == 0) }
+    }
+
+    private func status(_ daemon: LiveDaemon, _ session: String) throws -> [String: Any] {
+        let r = try daemon.ctl("session", "show", session, "--json")
+        return (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
+    }
+
+    /// The terminal is back as it was: main screen, cursor shown, nothing of the picker left.
+    private func expectRestored(_ pick: PickTmux) throws {
+        #expect(try pick.paneFormat("#{alternate_on}") == "0")
+        #expect(try pick.paneFormat("#{cursor_flag}") == "1")
+        let screen = try pick.screen()
+        #expect(!screen.contains("Space pick") && !screen.contains("Albums"), "screen after exit:\n\(screen)")
+    }
+
+    @Test func titleIsTopLeftAndMessageTopRight() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        try sessionInKyoto(daemon, title: "Kyoto Trip")
+        let message = try status(daemon, "pk")["message"] as? String ?? ""
+        #expect(message.contains("px"), "message: \(message)")
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
+        let header = try pick.lines()[0]
+        #expect(header.hasPrefix("Kyoto Trip"), "header: \(header)")
+        #expect(header.trimmingCharacters(in: .whitespaces).hasSuffix(message), "header: \(header)")
+        #expect(header.count == 160 || header.trimmingCharacters(in: .whitespaces).count > message.count)
+    }
+
+    @Test func albumListShowsAlbumsAndEnterOpensOneWithItsFirstPhotoCurrent() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "fresh", "--graphics", "none"])
+        let screen = try pick.screen()
+        for album in ["All Photos (4)", "Home (1)", "Kyoto (3)"] { #expect(screen.contains(album), "\(screen)") }
+        #expect(screen.contains("0 of 10 picked"))
+        try pick.press("j", "j", "Enter")
+        try pick.waitFor("Kyoto's photos") { $0.contains("a.jpg") && $0.contains("b.jpg") && $0.contains("c.jpg") }
+        let state = try status(daemon, "fresh")
+        #expect(state["album"] as? String == "Kyoto")
+        #expect(state["photo"] as? String == "a.jpg")
+        try pick.press("j")
+        try pick.waitFor("the message of b.jpg") { _ in try status(daemon, "fresh")["photo"] as? String == "b.jpg" }
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+        // pick created the session, so it closes it again.
+        #expect(try daemon.ctl("session", "show", "fresh").exitCode == 4)
+    }
+
+    @Test func spacePicksAndEnterPrintsThePickedAbsolutePathsInOrder() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "keys", "--graphics", "none"])
+        try pick.press("j", "j", "Enter")
+        try pick.waitFor("Kyoto's photos") { $0.contains("c.jpg") }
+        try pick.press("j", "j", "Space")
+        try pick.waitFor("c.jpg picked first") { $0.contains("✓1  c.jpg") && $0.contains("1 of 10 picked") }
+        try pick.press("k", "k", "Space")
+        try pick.waitFor("a.jpg picked second") { $0.contains("✓2  a.jpg") && $0.contains("2 of 10 picked") }
+        try pick.press("Enter")
+        let result = try pick.waitForExit()
+        #expect(result.code == 0)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == absolute("Kyoto/c.jpg") + "\n" + absolute("Kyoto/a.jpg") + "\n")
+        try expectRestored(pick)
+    }
+
+    @Test func enterWithNoPicksAcceptsTheCurrentPhotoAndMinus0SeparatesWithNUL() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        try sessionInKyoto(daemon, photo: "b.jpg")
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none", "-0"])
+        try pick.press("Enter")
+        let result = try pick.waitForExit()
+        #expect(result.code == 0)
+        #expect(Array(result.stdout) == Array((absolute("Kyoto/b.jpg")).utf8) + [0])
+        // An existing session is left open, with its album and photo.
+        #expect(try status(daemon, "pk")["photo"] as? String == "b.jpg")
+    }
+
+    @Test func slashFiltersThePhotoListAsYouTypeAndMakesTheMatchCurrent() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        try sessionInKyoto(daemon, photo: "a.jpg")
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
+        try pick.press("/")
+        try pick.type("c")
+        let screen = try pick.waitFor("only c.jpg listed") { $0.contains("c.jpg") && !$0.contains("a.jpg") && !$0.contains("b.jpg") }
+        #expect(screen.contains("Photos /c"))
+        try pick.waitFor("c.jpg current") { _ in try status(daemon, "pk")["photo"] as? String == "c.jpg" }
+        try pick.press("Escape")
+        try pick.waitFor("the filter cleared") { $0.contains("a.jpg") && $0.contains("b.jpg") }
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+
+    @Test(arguments: ["q", "Escape", "C-c"])
+    func cancelPrintsNothingExits3AndRestoresTheTerminal(key: String) throws {
+        let daemon = try LiveDaemon(library: library.url)
+        try sessionInKyoto(daemon)
+        #expect(try daemon.ctl("toggle", "a.jpg", session: "pk").exitCode == 0)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
+        #expect(try pick.paneFormat("#{alternate_on}") == "1")
+        #expect(try pick.paneFormat("#{cursor_flag}") == "0")
+        try pick.press(key)
+        let result = try pick.waitForExit()
+        #expect(result.code == 3)
+        #expect(result.stdout.isEmpty)
+        try expectRestored(pick)
+    }
+
+    @Test func resizingTheWindowResizesTheSessionPane() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        try sessionInKyoto(daemon)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
+        let before = try status(daemon, "pk")
+        let width = before["width"] as? Int ?? 0, height = before["height"] as? Int ?? 0
+        #expect(width != 400 && width > 0 && height > 0, "the session is sized to the terminal: \(before)")
+        try pick.resize(columns: 100, rows: 30)
+        try pick.waitFor("a smaller pane") { _ in
+            let after = try status(daemon, "pk")
+            return (after["width"] as? Int ?? 0) < width && (after["height"] as? Int ?? 0) < height
+        }
+        try pick.waitFor("the redrawn help row") { $0.split(separator: "\n").contains { $0.hasPrefix("↑↓ jk move") } }
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+
+    @Test func anotherClientTogglingTheSessionShowsAtOnce() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        try sessionInKyoto(daemon)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
+        #expect(try daemon.ctl("toggle", "c.jpg", session: "pk").exitCode == 0)
+        try pick.waitFor("c.jpg picked by pickerctl toggle") { $0.contains("✓1  c.jpg") && $0.contains("1 of 10 picked") }
+        #expect(try daemon.ctl("select-photo", "a.jpg", session: "pk").exitCode == 0)
+        try pick.waitFor("a.jpg current in the header") { $0.split(separator: "\n").dropFirst().first?.contains("a.jpg") == true }
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+
+    @Test func daemonGoingAwayRestoresTheTerminalAndExits5() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "gone", "--graphics", "none"])
+        daemon.stop()
+        let result = try pick.waitForExit()
+        #expect(result.code == 5)
+        #expect(result.stdout.isEmpty)
+        try expectRestored(pick)
+        #expect(try pick.screen().contains("pickerd"), "a clear message names the daemon")
+    }
+
+    @Test func sigtermRestoresTheTerminalAndCancels() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "term", "--graphics", "none"])
+        let pid = try #require(try pick.pickPID())
+        kill(pid, SIGTERM)
+        let result = try pick.waitForExit()
+        #expect(result.code == 3)
+        try expectRestored(pick)
+    }
+
+    @Test func withoutATerminalPickIsRefusedWithExit2() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        // setsid: a new session has no controlling terminal, so /dev/tty cannot be opened.
+        let r = try runProcess("/usr/bin/setsid", ["-w", TestEnvironment.pickerctl.path, "--socket", daemon.socketPath, "pick"])
+        #expect(r.exitCode == 2, "\(r)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("terminal"))
+    }
+
+    @Test(.disabled("needs the daemon's symbols output format from the termgfx branch"))
+    func symbolsGraphicsFillTheImagePaneWithColouredCells() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        try sessionInKyoto(daemon)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "symbols"])
+        let screen = try pick.waitFor("24-bit coloured cells", escapes: true) { $0.contains("[38;2;") || $0.contains("[48;2;") }
+        let rows = screen.split(separator: "\n").dropFirst(2).prefix(40)
+        #expect(rows.filter { $0.contains("[38;2;") || $0.contains("[48;2;") }.count >= 20, "most pane rows hold coloured cells")
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+}
