@@ -32,7 +32,13 @@ let package = Package(
         // The library index (SQLite, WAL): Debian's libsqlite3-dev.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
-        .target(name: "PickerEngine", dependencies: ["PickerProtocol", "PickerSystem", "CPickerCodecs", "CSQLite"]),
+        // Terminal pictures (sixel, Unicode symbols): Debian's libchafa-dev (pulls GLib's headers).
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        // The chafa calls behind a plain-C header, so Swift never imports GLib.
+        .target(name: "CPickerTerminal", dependencies: ["CChafa"], cSettings: optimisedC),
+
+        .target(name: "PickerEngine",
+                dependencies: ["PickerProtocol", "PickerSystem", "CPickerCodecs", "CSQLite", "CPickerTerminal"]),
         .target(name: "PickerDaemon", dependencies: ["PickerEngine", "PickerProtocol", "PickerSystem", "CPickerSys"]),
         .target(name: "PickerClient", dependencies: ["PickerProtocol", "PickerSystem"]),
 

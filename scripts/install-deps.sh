@@ -15,7 +15,8 @@
 set -euo pipefail
 
 packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev libsqlite3-dev pkg-config python3 python3-pil
-          tmux zsh fish neovim systemd)
+          tmux zsh fish neovim systemd
+          libchafa-dev libglib2.0-dev chafa)
 for set in "$@"; do
     case "$set" in
         bench) packages+=(libvips-tools imagemagick hyperfine) ;;

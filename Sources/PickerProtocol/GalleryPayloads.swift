@@ -114,11 +114,15 @@ public struct PreviewRequest: Sendable, Equatable {
     public var format: ImageFormat
     /// 1...100; nil = the format's default. Wire: 0.
     public var quality: Int?
-    public init(session: String, width: Int = 1920, height: Int = 1080, format: ImageFormat = .png, quality: Int? = nil) {
+    /// The terminal cells to draw in (optional flags byte, bit 1); required for `symbols`.
+    public var cells: TerminalCells?
+    public init(session: String, width: Int = 1920, height: Int = 1080, format: ImageFormat = .png, quality: Int? = nil,
+                cells: TerminalCells? = nil) {
         self.session = session
         self.width = width
         self.height = height
         self.format = format
         self.quality = quality
+        self.cells = cells
     }
 }

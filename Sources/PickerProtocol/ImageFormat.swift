@@ -3,6 +3,10 @@ public enum ImageFormat: UInt8, Sendable, CaseIterable, Codable {
     case jpeg = 1
     case png = 2
     case webp = 3
+    /// Output only: a DCS sixel sequence (text) of the fitted picture.
+    case sixel = 6
+    /// Output only: Unicode block/sextant symbols in 24-bit colour (text), one line a cell row.
+    case symbols = 7
 
     /// The name users see in messages and `--format` ("JPEG", "PNG", "WebP").
     public var displayName: String {
@@ -10,6 +14,8 @@ public enum ImageFormat: UInt8, Sendable, CaseIterable, Codable {
         case .jpeg: return "JPEG"
         case .png: return "PNG"
         case .webp: return "WebP"
+        case .sixel: return "sixel"
+        case .symbols: return "symbols"
         }
     }
 
@@ -19,14 +25,21 @@ public enum ImageFormat: UInt8, Sendable, CaseIterable, Codable {
         case .jpeg: return "jpeg"
         case .png: return "png"
         case .webp: return "webp"
+        case .sixel: return "sixel"
+        case .symbols: return "symbols"
         }
     }
+
+    /// Text meant for a terminal (escape sequences), not an image file.
+    public var isTerminalText: Bool { self == .sixel || self == .symbols }
 
     public init?(optionName: String) {
         switch optionName.lowercased() {
         case "jpeg", "jpg": self = .jpeg
         case "png": self = .png
         case "webp": self = .webp
+        case "sixel": self = .sixel
+        case "symbols": self = .symbols
         default: return nil
         }
     }

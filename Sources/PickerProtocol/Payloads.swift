@@ -193,11 +193,15 @@ public struct ImageRequest: Sendable, Equatable {
     /// 1...100; nil = the format's default. Wire: 0.
     public var quality: Int?
     public var noCache: Bool
-    public init(session: String, format: ImageFormat = .png, quality: Int? = nil, noCache: Bool = false) {
+    /// The terminal cells to draw in (flags bit 1); required for `symbols`.
+    public var cells: TerminalCells?
+    public init(session: String, format: ImageFormat = .png, quality: Int? = nil, noCache: Bool = false,
+                cells: TerminalCells? = nil) {
         self.session = session
         self.format = format
         self.quality = quality
         self.noCache = noCache
+        self.cells = cells
     }
 }
 

@@ -121,7 +121,8 @@ extension Request {
             w.string(r.session)
             w.u8(r.format.rawValue)
             w.u8(UInt8(clamping: r.quality ?? 0))
-            w.u8(r.noCache ? 1 : 0)
+            w.u8((r.noCache ? 1 : 0) | (r.cells == nil ? 0 : TerminalCells.flagBit))
+            r.cells?.encode(into: &w)
         case .thumbnails(let r):
             w.string(r.session)
             w.count(r.cellSize ?? 0)
@@ -137,6 +138,12 @@ extension Request {
             w.count(r.height)
             w.u8(r.format.rawValue)
             w.u8(UInt8(clamping: r.quality ?? 0))
+            // The flags byte is optional in preview: sent only when cells follow, so older
+            // preview frames stay byte for byte what they were.
+            if let cells = r.cells {
+                w.u8(TerminalCells.flagBit)
+                cells.encode(into: &w)
+            }
         }
         return Frame(type: messageType.rawValue, requestID: id, payload: w.bytes)
     }
@@ -207,7 +214,9 @@ extension Request {
             }
             let q = Int(try r.u8())
             let flags = try r.u8()
-            self = .getImage(ImageRequest(session: s, format: format, quality: q == 0 ? nil : q, noCache: flags & 1 != 0))
+            let cells = flags & TerminalCells.flagBit != 0 ? try TerminalCells.decode(from: &r) : nil
+            self = .getImage(ImageRequest(session: s, format: format, quality: q == 0 ? nil : q, noCache: flags & 1 != 0,
+                                          cells: cells))
         case .toggle: self = .toggle(session: try r.string(), try Selector.decode(from: &r))
         case .selection: self = .selection(session: try r.string())
         case .clearSelection: self = .clearSelection(session: try r.string())
@@ -227,7 +236,10 @@ extension Request {
                 throw PickerError(.invalidArgument, "unknown output format \(raw)")
             }
             let q = Int(try r.u8())
-            self = .preview(PreviewRequest(session: s, width: width, height: height, format: format, quality: q == 0 ? nil : q))
+            let flags = r.remaining > 0 ? try r.u8() : 0
+            let cells = flags & TerminalCells.flagBit != 0 ? try TerminalCells.decode(from: &r) : nil
+            self = .preview(PreviewRequest(session: s, width: width, height: height, format: format, quality: q == 0 ? nil : q,
+                                           cells: cells))
         case .subscribe:
             self = .subscribe(try Subscription.decode(from: &r))
         case .cancel:

@@ -23,11 +23,11 @@ func unexpected(_ reply: Reply) -> CLIError {
 private func writeImage(_ img: EncodedImage, _ inv: Invocation) throws(CLIError) {
     if inv.json {
         guard let path = inv.outputPath else { throw .usage("--json needs -o FILE for the image itself") }
-        try Output.binary(img.data, to: path)
+        try Output.binary(ImageFormatOptions.outputBytes(img), to: path, terminalText: img.format.isTerminalText)
         Output.json(.object([("format", .string(img.format.optionName)), ("width", .int(img.width)),
                              ("height", .int(img.height)), ("bytes", .int(img.data.count)), ("path", .string(path))]))
     } else {
-        try Output.binary(img.data, to: inv.outputPath)
+        try Output.binary(ImageFormatOptions.outputBytes(img), to: inv.outputPath, terminalText: img.format.isTerminalText)
     }
 }
 
@@ -135,16 +135,16 @@ let commands: [CommandSpec] = [
         try printSession(try inv.call(.status(session: inv.session)), inv)
     },
     CommandSpec(words: ["get-image"], summary: "the current photo, upright, scaled to fit the pane (PNG by default)",
-                options: [OptionSpec(name: "--format", valueName: "png|jpeg|webp", help: "output format (default png)"),
+                options: [ImageFormatOptions.format, ImageFormatOptions.cells,
                           OptionSpec(name: "--quality", valueName: "Q", help: "JPEG/WebP quality 1…100 (default 85 / 80)"),
                           OptionSpec(name: "--no-cache", valueName: nil, help: "render afresh, bypassing the daemon's cache")],
                 binaryOutput: true,
-                details: "Exit code 3 when no photo is selected. Never writes image data to a terminal.\nWith --json (and -o FILE), prints the image's format, size and byte count.") { inv throws(CLIError) in
-        let raw = inv.value("--format") ?? "png"
-        guard let format = ImageFormat(optionName: raw) else { throw .usage("--format must be png, jpeg or webp, not '\(raw)'") }
+                details: "Exit code 3 when no photo is selected. Never writes image data to a terminal.\nWith --json (and -o FILE), prints the image's format, size and byte count.\n" + ImageFormatOptions.details) { inv throws(CLIError) in
+        let format = try ImageFormatOptions.format(inv)
+        let cells = try ImageFormatOptions.cells(inv, for: format)
         let quality = try inv.int("--quality", in: 1...100)
         let reply = try inv.call(.getImage(ImageRequest(session: inv.session, format: format, quality: quality,
-                                                         noCache: inv.flag("--no-cache"))))
+                                                         noCache: inv.flag("--no-cache"), cells: cells)))
         guard case .image(let img) = reply else { throw unexpected(reply) }
         try writeImage(img, inv)
     },
@@ -235,17 +235,17 @@ let galleryCommands: [CommandSpec] = [
     CommandSpec(words: ["preview"], summary: "the current photo scaled to fit a full screen (default 1920x1080), centred on black",
                 options: [OptionSpec(name: "--width", valueName: "W", help: "screen width in px (default 1920)"),
                           OptionSpec(name: "--height", valueName: "H", help: "screen height in px (default 1080)"),
-                          OptionSpec(name: "--format", valueName: "png|jpeg|webp", help: "output format (default png)"),
+                          ImageFormatOptions.format, ImageFormatOptions.cells,
                           OptionSpec(name: "--quality", valueName: "Q", help: "JPEG/WebP quality 1…100")],
                 binaryOutput: true,
-                details: "Unlike get-image, the photo is scaled up when the screen is larger. Exit code 3 when no photo is selected.") { inv throws(CLIError) in
+                details: "Unlike get-image, the photo is scaled up when the screen is larger. Exit code 3 when no photo is selected.\n" + ImageFormatOptions.details) { inv throws(CLIError) in
         let width = try inv.int("--width", in: paneRange, unit: " px") ?? 1920
         let height = try inv.int("--height", in: paneRange, unit: " px") ?? 1080
-        let raw = inv.value("--format") ?? "png"
-        guard let format = ImageFormat(optionName: raw) else { throw .usage("--format must be png, jpeg or webp, not '\(raw)'") }
+        let format = try ImageFormatOptions.format(inv)
+        let cells = try ImageFormatOptions.cells(inv, for: format)
         let quality = try inv.int("--quality", in: 1...100)
         let reply = try inv.call(.preview(PreviewRequest(session: inv.session, width: width, height: height,
-                                                         format: format, quality: quality)))
+                                                         format: format, quality: quality, cells: cells)))
         guard case .image(let img) = reply else { throw unexpected(reply) }
         try writeImage(img, inv)
     },

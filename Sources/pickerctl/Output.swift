@@ -35,14 +35,15 @@ enum Output {
 
     /// Refuses binary output to a terminal, before anything is requested.
     static func checkBinaryDestination(_ inv: Invocation) throws(CLIError) {
-        if inv.outputPath == nil && isatty(1) != 0 {
+        // Terminal text formats (sixel, symbols) are meant for a terminal.
+        if inv.outputPath == nil && isatty(1) != 0 && !ImageFormatOptions.asksForTerminalText(inv) {
             throw .usage("refusing to write image data to a terminal; use -o FILE or redirect stdout (e.g. > out.png)")
         }
     }
 
     /// Writes image bytes to `-o FILE` (via a temp file and rename, so a failure leaves no half file) or stdout.
     /// A FILE that exists and is not a regular file (/dev/null, a FIFO, a terminal) is written in place.
-    static func binary(_ bytes: [UInt8], to path: String?) throws(CLIError) {
+    static func binary(_ bytes: [UInt8], to path: String?, terminalText: Bool = false) throws(CLIError) {
         guard let path else {
             guard writeAll(1, bytes) else { throw CLIError(message: "writing to stdout failed: \(String(cString: strerror(errno)))", exitCode: .failure) }
             return
@@ -52,7 +53,7 @@ enum Output {
             let fd = open(path, O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else { throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .failure) }
             defer { close(fd) }
-            if isatty(fd) != 0 { throw .usage("refusing to write image data to a terminal (\(path))") }
+            if isatty(fd) != 0 && !terminalText { throw .usage("refusing to write image data to a terminal (\(path))") }
             guard writeAll(fd, bytes) else {
                 throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .failure)
             }

@@ -1,5 +1,6 @@
 /// Draws the gallery's marks on an RGB canvas: the 40% white rounded overlay over picked
-/// cells and the outline around the current one. Anti-aliased by pixel coverage.
+/// cells, their pick-number badges and the outline around the current one. Anti-aliased by
+/// pixel coverage.
 enum GridPainter {
     static let background = RGBColor(red: 28, green: 28, blue: 30)
     static let placeholder = RGBColor(red: 72, green: 72, blue: 76)
@@ -24,6 +25,25 @@ enum GridPainter {
             let o = coverage(px, py, outer.x, outer.y, outer.side, outer.side, cornerRadius + gap + thickness)
             let i = coverage(px, py, inner.x, inner.y, inner.side, inner.side, cornerRadius + gap)
             return (max(0, o - i), outline, 1.0)
+        }
+    }
+
+    /// The pick number's badge in the cell's top-right corner: a white-rimmed accent pill
+    /// (a circle for one digit) with the number in white, so a pick shows on bright photos too.
+    static func badge(_ canvas: inout PixelImage, number: Int, x: Int, y: Int, size: Int) {
+        let box = BadgeGeometry(number: number, cellX: x, cellY: y, cellSize: size)
+        let rim = 1.5
+        blendRoundedRect(&canvas, x: box.x - rim, y: box.y - rim, width: box.width + 2 * rim, height: box.height + 2 * rim,
+                         radius: box.height / 2 + rim, colour: .white, opacity: 1)
+        blendRoundedRect(&canvas, x: box.x, y: box.y, width: box.width, height: box.height,
+                         radius: box.height / 2, colour: outline, opacity: 1)
+        let scale = box.glyphScale
+        let textX = Int((box.x + (box.width - Double(BadgeFont.width(of: number) * scale)) / 2).rounded())
+        let textY = Int((box.y + (box.height - Double(BadgeFont.glyphHeight * scale)) / 2).rounded())
+        paint(&canvas, x0: textX, y0: textY, x1: textX + BadgeFont.width(of: number) * scale,
+              y1: textY + BadgeFont.glyphHeight * scale) { px, py in
+            let lit = BadgeFont.isLit(number, column: (Int(px) - textX) / scale, row: (Int(py) - textY) / scale)
+            return (lit ? 1 : 0, .white, 1)
         }
     }
 

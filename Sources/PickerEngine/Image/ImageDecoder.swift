@@ -36,6 +36,8 @@ public enum ImageDecoder {
             let scaled = denominator > 1 ? ShrinkFactor.scaledSize(stored, denominator: denominator) : nil
             return try WebPDecoder.decode(data, scaledTo: scaled, maxPixels: maxPixels,
                                           photoName: photoName)
+        case .sixel, .symbols:
+            throw PickerError(.unsupportedImage, "\(photoName): \(header.format.displayName) is an output format only")
         }
     }
 

@@ -1,7 +1,7 @@
 import CPickerCodecs
 import PickerProtocol
 
-/// Encodes pixels to PNG, JPEG or WebP in memory.
+/// Encodes pixels to PNG, JPEG or WebP in memory, or to terminal text (sixel, symbols).
 public enum ImageEncoder {
     /// zlib level for PNG output: fast, output a little larger than level 6.
     public static let pngCompressionLevel = 1
@@ -20,6 +20,9 @@ public enum ImageEncoder {
     ///   (WebP: 16383 px a side), `.internal` when the encoder fails.
     public static func encode(_ image: PixelImage, as format: ImageFormat,
                               quality: Int) throws(PickerError) -> [UInt8] {
+        if format.isTerminalText {
+            return try encode(image, output: OutputSpec(format: format, quality: quality)).bytes
+        }
         var output: UnsafeMutablePointer<UInt8>? = nil
         var length = 0
         var message = CodecResult.messageBuffer()
@@ -37,6 +40,9 @@ public enum ImageEncoder {
         case .webp:
             status = pk_webp_encode(image.pixels, Int32(image.width), Int32(image.height),
                                     Int32(image.channels), q, &output, &length, &message)
+        case .sixel, .symbols:
+            // Handled above; kept for the exhaustive switch.
+            status = Int32(bitPattern: PK_INVALID.rawValue)
         }
         guard status == 0, let bytes = CodecResult.adopt(output, count: length) else {
             let text = CodecResult.text(message)
@@ -44,5 +50,23 @@ public enum ImageEncoder {
             throw PickerError(code, "\(format.displayName) encoding of a \(image.size) image failed: \(text)")
         }
         return bytes
+    }
+
+    /// Encodes `image` as `output` asks, with the size the `image` reply reports.
+    ///
+    /// - Returns: file bytes and pixel size for PNG, JPEG, WebP and sixel; for `symbols`,
+    ///   the text and its cell grid (columns, rows).
+    /// - Throws: `.invalidArgument` for `symbols` without cells, and what `encode(_:as:quality:)` throws.
+    public static func encode(_ image: PixelImage, output: OutputSpec) throws(PickerError) -> RenderedImage {
+        switch output.format {
+        case .sixel:
+            return try TerminalImageEncoder.sixel(image)
+        case .symbols:
+            guard let cells = output.cells else { throw PickerError(.invalidArgument, "symbols needs cells") }
+            return try TerminalImageEncoder.symbols(image, in: cells)
+        case .png, .jpeg, .webp:
+            let bytes = try encode(image, as: output.format, quality: output.quality)
+            return RenderedImage(bytes: bytes, width: image.width, height: image.height, format: output.format)
+        }
     }
 }

@@ -50,11 +50,9 @@ public enum ImageRenderer {
                               maxPixels: Int) throws(PickerError) -> RenderedImage {
         let image = try fittedUpright(data: data, header: header, photoName: photoName, fit: fit,
                                       maxPixels: maxPixels)
-        let bytes = try named(photoName) { () throws(PickerError) in
-            try ImageEncoder.encode(image, as: output.format, quality: output.quality)
+        return try named(photoName) { () throws(PickerError) in
+            try ImageEncoder.encode(image, output: output)
         }
-        return RenderedImage(bytes: bytes, width: image.width, height: image.height,
-                             format: output.format)
     }
 
     /// The decoded, upright picture resampled to exactly the fitted size (not encoded).

@@ -71,6 +71,7 @@ public enum ImageHeaderReader {
             case .jpeg: header = try JPEGHeaderParser.parse(&source)
             case .png: header = try PNGHeaderParser.parse(&source)
             case .webp: header = try WebPHeaderParser.parse(&source)
+            case .sixel, .symbols: throw HeaderParseError("is an output format only")
             }
             guard header.storedWidth > 0, header.storedHeight > 0 else {
                 throw HeaderParseError("declares a zero size (\(header.storedWidth)x\(header.storedHeight))")

@@ -12,8 +12,12 @@ public struct RenderKey: Hashable, Sendable {
     public var quality: Int
     /// Distinguishes kinds of output of the same size (fit, thumbnail cell, preview).
     public var variant: UInt8
+    /// The cell grid of `symbols` output; nil for every other format.
+    public var cells: TerminalCells?
 
-    public init(file: FileVersion, width: Int, height: Int, format: ImageFormat, quality: Int, variant: UInt8 = 0) {
+    public init(file: FileVersion, width: Int, height: Int, format: ImageFormat, quality: Int, variant: UInt8 = 0,
+                cells: TerminalCells? = nil) {
+        self.cells = cells
         self.file = file
         self.width = width
         self.height = height

@@ -67,6 +67,11 @@ public enum WorkEstimate {
     }
 
     static func encodedBytes(_ rawBytes: Int, _ format: ImageFormat) -> Int {
-        format == .png ? rawBytes : rawBytes / 2
+        switch format {
+        case .png: return rawBytes
+        // chafa keeps its own copy of the pixels while it draws, and sixel text can outgrow them.
+        case .sixel, .symbols: return rawBytes * 2
+        case .jpeg, .webp: return rawBytes / 2
+        }
     }
 }

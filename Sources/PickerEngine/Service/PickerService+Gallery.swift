@@ -34,6 +34,7 @@ extension PickerService {
 
         // Cells are independent: make them on all cores.
         let photos = slots.map { album[$0] }
+        let pickNumbers = self.pickNumbers(of: session)
         let made = Mutex<[Int: PixelImage]>([:])
         DispatchQueue.concurrentPerform(iterations: photos.count) { i in
             let cell = thumbnailCells.cell(for: photos[i], size: size)
@@ -50,6 +51,9 @@ extension PickerService {
             for (i, cell) in cells.enumerated() {
                 if let image = images[i] { Compositor.draw(image, onto: &canvas, x: cell.x, y: cell.y) }
                 if cell.selected { GridPainter.overlay(&canvas, x: cell.x, y: cell.y, size: size) }
+                if let number = pickNumbers[photos[i].relativePath] {
+                    GridPainter.badge(&canvas, number: number, x: cell.x, y: cell.y, size: size)
+                }
                 if cell.current { GridPainter.outline(&canvas, x: cell.x, y: cell.y, size: size) }
             }
             let png = try ImageEncoder.encode(canvas, as: .png, quality: 100)
@@ -64,12 +68,12 @@ extension PickerService {
         if let q = request.quality, !(1...100).contains(q) {
             throw PickerError(.outOfRange, "quality \(q) is out of range 1…100")
         }
+        let output = try outputSpec(request.format, quality: request.quality, cells: request.cells)
         let session = try sessions.get(request.session)
         let photo = try currentPhoto(of: session)
-        let quality = request.quality ?? defaultQuality(request.format)
         let open = try library.openPhoto(photo)
-        let key = RenderKey(file: open.version, width: request.width, height: request.height, format: request.format,
-                            quality: quality, variant: 2)
+        let key = RenderKey(file: open.version, width: request.width, height: request.height, format: output.format,
+                            quality: output.quality, variant: 2, cells: output.cells)
         if let hit = cache.get(key) { return hit }
         let estimate = WorkEstimate.preview(header: photo.header, fileBytes: open.bytesToRead(maxBytes: library.maxPhotoBytes),
                                             width: request.width, height: request.height, output: request.format,
@@ -84,8 +88,8 @@ extension PickerService {
             var canvas = try Compositor.canvas(PixelSize(width: request.width, height: request.height), colour: .black)
             let at = FitMath.centred(picture.size, in: canvas.size)
             Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)
-            let bytes = try ImageEncoder.encode(canvas, as: request.format, quality: quality)
-            return EncodedImage(format: request.format, width: canvas.width, height: canvas.height, data: bytes)
+            let out = try ImageEncoder.encode(canvas, output: output)
+            return EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
         }
         cache.put(key, image)
         return image

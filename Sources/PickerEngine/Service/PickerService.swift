@@ -113,7 +113,7 @@ public final class PickerService: Sendable {
     public var capabilities: Capabilities {
         Capabilities(version: ProtocolLimits.version, serverVersion: configuration.serverVersion,
                      maxRequestFrame: ProtocolLimits.maxRequestFrame, maxReplyFrame: ProtocolLimits.maxReplyFrame,
-                     inputFormats: [.jpeg, .png, .webp], outputFormats: [.png, .jpeg, .webp])
+                     inputFormats: [.jpeg, .png, .webp], outputFormats: [.png, .jpeg, .webp, .sixel, .symbols])
     }
 
     /// Answers one request; every failure becomes an error reply.
@@ -281,27 +281,35 @@ public final class PickerService: Sendable {
         if let q = params.quality, !(1...100).contains(q) {
             throw PickerError(.outOfRange, "quality \(q) is out of range 1…100")
         }
-        let quality = params.quality ?? defaultQuality(params.format)
+        let output = try outputSpec(params.format, quality: params.quality, cells: params.cells)
         let fit = FitTarget(maxWidth: session.width, maxHeight: session.height, allowUpscale: false)
-        return try render(photo, fit: fit, format: params.format, quality: quality, useCache: !params.noCache)
+        return try render(photo, fit: fit, output: output, useCache: !params.noCache)
+    }
+
+    /// The encoding a `getImage` or `preview` asks for, its quality defaulted per format.
+    /// - Throws: `.invalidArgument` for `symbols` without cells.
+    func outputSpec(_ format: ImageFormat, quality: Int?, cells: TerminalCells?) throws(PickerError) -> OutputSpec {
+        if format == .symbols, cells == nil {
+            throw PickerError(.invalidArgument, "symbols needs cells")
+        }
+        return OutputSpec(format: format, quality: quality ?? defaultQuality(format), cells: cells)
     }
 
     /// Renders a photo to fit, through the cache. The photo is opened beneath the library root
     /// first, hit or miss, and the cache is keyed by the version of that open file, so a hit is
     /// never something read through another path, nor an edited file's old pixels.
-    func render(_ photo: Photo, fit: FitTarget, format: ImageFormat, quality: Int, useCache: Bool) throws(PickerError) -> EncodedImage {
+    func render(_ photo: Photo, fit: FitTarget, output: OutputSpec, useCache: Bool) throws(PickerError) -> EncodedImage {
         let open = try library.openPhoto(photo)
-        let key = RenderKey(file: open.version, width: fit.maxWidth, height: fit.maxHeight ?? 0, format: format,
-                            quality: quality)
+        let key = RenderKey(file: open.version, width: fit.maxWidth, height: fit.maxHeight ?? 0, format: output.format,
+                            quality: output.quality, cells: output.cells)
         if useCache, let hit = cache.get(key) { return hit }
         let estimate = WorkEstimate.render(header: photo.header, fileBytes: open.bytesToRead(maxBytes: library.maxPhotoBytes), fit: fit,
-                                           output: format, maxPixels: configuration.maxPixels)
+                                           output: output.format, maxPixels: configuration.maxPixels)
         let image = try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
             let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
             let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName)
             let out = try ImageRenderer.render(data: bytes, header: header, photoName: photo.fileName, fit: fit,
-                                               output: OutputSpec(format: format, quality: quality),
-                                               maxPixels: configuration.maxPixels)
+                                               output: output, maxPixels: configuration.maxPixels)
             return EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
         }
         if useCache { cache.put(key, image) }
@@ -312,7 +320,7 @@ public final class PickerService: Sendable {
         switch format {
         case .jpeg: return 85
         case .webp: return 80
-        case .png: return 100
+        case .png, .sixel, .symbols: return 100
         }
     }
 }

@@ -1,0 +1,27 @@
+#ifndef PK_TERMINAL_H
+#define PK_TERMINAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Terminal pictures drawn by libchafa. The header names no chafa or GLib type, so Swift
+ * sees only plain C. Each call returns 0 and a malloc'd text (free with pk_terminal_free),
+ * or -1 with a message in `message` (at least PK_TERMINAL_MSG_LEN bytes). */
+
+#define PK_TERMINAL_MSG_LEN 256
+
+/* Unicode symbols (blocks, borders, sextants) in 24-bit colour, fitted into at most
+ * max_cols × max_rows cells of 1:2 aspect. Rows are separated by "\n"; the text ends with
+ * an SGR reset. `cols`/`rows` receive the cell grid used. */
+int pk_terminal_symbols(const uint8_t *pixels, int width, int height, int channels,
+                        int max_cols, int max_rows,
+                        uint8_t **out, size_t *out_length, int *cols, int *rows, char *message);
+
+/* A DCS sixel sequence of the picture at its own pixel size (height rounded down to a
+ * multiple of 6, as sixel bands are 6 px tall). `drawn_height` receives that height. */
+int pk_terminal_sixel(const uint8_t *pixels, int width, int height, int channels,
+                      uint8_t **out, size_t *out_length, int *drawn_height, char *message);
+
+void pk_terminal_free(uint8_t *text);
+
+#endif

@@ -1,0 +1,108 @@
+#include "pk_terminal.h"
+
+#include <chafa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Width : height of a terminal cell that chafa assumes when fitting symbols (8×16 px). */
+static const float pk_font_ratio = 0.5f;
+
+static int pk_fail(char *message, const char *text) {
+    snprintf(message, PK_TERMINAL_MSG_LEN, "%s", text);
+    return -1;
+}
+
+static ChafaPixelType pk_pixel_type(int channels) {
+    return channels == 4 ? CHAFA_PIXEL_RGBA8_UNASSOCIATED : CHAFA_PIXEL_RGB8;
+}
+
+/* A term info that speaks 24-bit colour and sixels, whatever terminal the daemon runs under:
+ * the client, not the daemon's environment, decides where the text is shown. */
+static ChafaTermInfo *pk_term_info(void) {
+    return chafa_term_db_get_fallback_info(chafa_term_db_get_default());
+}
+
+/* Draws the pixels on a canvas made from `config` and hands back its printed text. */
+static int pk_print(ChafaCanvasConfig *config, const uint8_t *pixels, int width, int height,
+                    int channels, const char *suffix, uint8_t **out, size_t *out_length, char *message) {
+    ChafaCanvas *canvas = chafa_canvas_new(config);
+    if (canvas == NULL) return pk_fail(message, "chafa could not make a canvas");
+    chafa_canvas_draw_all_pixels(canvas, pk_pixel_type(channels), pixels, width, height, width * channels);
+    ChafaTermInfo *info = pk_term_info();
+    GString *text = chafa_canvas_print(canvas, info);
+    chafa_term_info_unref(info);
+    chafa_canvas_unref(canvas);
+    if (text == NULL) return pk_fail(message, "chafa printed nothing");
+    if (text->len == 0) {
+        g_string_free(text, TRUE);
+        return pk_fail(message, "chafa printed nothing");
+    }
+    g_string_append(text, suffix);
+    uint8_t *copy = malloc(text->len + 1);
+    if (copy == NULL) {
+        g_string_free(text, TRUE);
+        return pk_fail(message, "out of memory");
+    }
+    memcpy(copy, text->str, text->len);
+    copy[text->len] = 0;
+    *out = copy;
+    *out_length = text->len;
+    g_string_free(text, TRUE);
+    return 0;
+}
+
+static int pk_check_input(const uint8_t *pixels, int width, int height, int channels, char *message) {
+    if (pixels == NULL || width <= 0 || height <= 0) return pk_fail(message, "empty picture");
+    if (channels != 3 && channels != 4) return pk_fail(message, "pixels must be RGB or RGBA");
+    return 0;
+}
+
+int pk_terminal_symbols(const uint8_t *pixels, int width, int height, int channels,
+                        int max_cols, int max_rows,
+                        uint8_t **out, size_t *out_length, int *cols, int *rows, char *message) {
+    if (pk_check_input(pixels, width, height, channels, message) != 0) return -1;
+    if (max_cols <= 0 || max_rows <= 0) return pk_fail(message, "no cells to draw in");
+    gint w = max_cols, h = max_rows;
+    chafa_calc_canvas_geometry(width, height, &w, &h, pk_font_ratio, TRUE, FALSE);
+    ChafaSymbolMap *symbols = chafa_symbol_map_new();
+    chafa_symbol_map_add_by_tags(symbols, CHAFA_SYMBOL_TAG_BLOCK | CHAFA_SYMBOL_TAG_BORDER
+                                              | CHAFA_SYMBOL_TAG_SEXTANT | CHAFA_SYMBOL_TAG_SPACE);
+    ChafaCanvasConfig *config = chafa_canvas_config_new();
+    chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR);
+    chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS);
+    chafa_canvas_config_set_geometry(config, w, h);
+    chafa_canvas_config_set_symbol_map(config, symbols);
+    /* chafa already ends the last row with an SGR reset. */
+    int status = pk_print(config, pixels, width, height, channels, "", out, out_length, message);
+    chafa_canvas_config_unref(config);
+    chafa_symbol_map_unref(symbols);
+    if (status == 0) {
+        *cols = w;
+        *rows = h;
+    }
+    return status;
+}
+
+int pk_terminal_sixel(const uint8_t *pixels, int width, int height, int channels,
+                      uint8_t **out, size_t *out_length, int *drawn_height, char *message) {
+    if (pk_check_input(pixels, width, height, channels, message) != 0) return -1;
+    ChafaCanvasConfig *config = chafa_canvas_config_new();
+    chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR);
+    chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SIXELS);
+    /* One cell the size of the picture: the sixel is drawn pixel for pixel, not resampled.
+     * Sixel bands are 6 px tall and chafa rounds the height down to them; a picture lower
+     * than one band is stretched to one. */
+    int cell_height = height < 6 ? 6 : height;
+    chafa_canvas_config_set_cell_geometry(config, width, cell_height);
+    chafa_canvas_config_set_geometry(config, 1, 1);
+    /* chafa ends the DCS with ST; the reset is the contract's common ending of text formats. */
+    int status = pk_print(config, pixels, width, height, channels, "\033[0m", out, out_length, message);
+    chafa_canvas_config_unref(config);
+    if (status == 0) *drawn_height = cell_height - cell_height % 6;
+    return status;
+}
+
+void pk_terminal_free(uint8_t *text) {
+    free(text);
+}
