@@ -81,7 +81,7 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
     let environment = PickEnvironment.current()
     let detection = PickDetection.run(on: terminal, inTmux: environment["TMUX"] != nil)
     let kind = detection.choose(requested: options.graphics, environment: environment) {
-        $0 == .kitty || $0 == .iterm || $0 == .none || TerminalImageRequests.supported($0, by: connection.capabilities)
+        TerminalImageRequests.supported($0, by: connection.capabilities)
     }
     let size = terminal.size()
     let layout = PickLayout(columns: size.columns, rows: size.rows,
