@@ -98,9 +98,9 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
     let controller = PickController(terminal: terminal, daemon: daemon, events: events, signals: signals,
                                     backend: GraphicsDetection.backend(kind, inTmux: environment["TMUX"] != nil),
                                     layout: layout, session: session, libraryRoot: try daemon.libraryRoot(), single: options.single)
-    let outcome = try controller.run()
-    controller.clearPictures()
-    return outcome
+    // Before the terminal is restored (defers run last-first): a kitty image would outlive the alternate screen.
+    defer { controller.clearPictures() }
+    return try controller.run()
 }
 
 /// The few environment variables detection reads.
