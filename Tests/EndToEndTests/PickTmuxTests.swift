@@ -159,6 +159,23 @@ struct PickTmuxTests {
         #expect(try pick.waitForExit().code == 3)
     }
 
+    @Test func pOpensTheFullScreenPreviewAnyKeyReturnsAndGShowsTheGrid() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        try sessionInKyoto(daemon)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
+        try pick.press("p")
+        let preview = try pick.waitFor("the preview") { $0.contains("any key returns") }
+        #expect(!preview.contains("Albums") && !preview.contains("a.jpg"), "the lists make way:\n\(preview)")
+        try pick.press("x")
+        try pick.waitFor("the panes back") { $0.contains("Albums") && $0.contains("a.jpg") && !$0.contains("any key returns") }
+        try pick.press("g")
+        try pick.waitFor("the grid heading") { $0.split(separator: "\n").dropFirst().first?.contains("Grid") == true }
+        try pick.press("Space")
+        try pick.waitFor("the pick numbered in the grid") { $0.contains("✓1 b.jpg") }
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+
     @Test func daemonGoingAwayRestoresTheTerminalAndExits5() throws {
         let daemon = try LiveDaemon(library: library.url)
         let pick = try PickTmux(daemon: daemon, arguments: ["--session", "gone", "--graphics", "none"])

@@ -94,7 +94,7 @@ final class PickController {
         case .accept: outcome = .accepted(try acceptedPhotos())
         case .cancel: outcome = .cancelled
         case .redraw: break
-        case .redrawAll: pictures.forget(terminal)
+        case .redrawAll: break  // the picture key changed with the mode: draw() erases and redraws it
         }
     }
 
@@ -180,9 +180,9 @@ final class PickController {
         }
         model.albums.scroll(toShow: layout.albumPane.height)
         model.photos.scroll(toShow: layout.photoPane.height)
-        var out = PickRenderer.syncBegin
-        out += renderer.update(to: PickRenderer.rows(model, layout, graphics: backend.kind))
-        terminal.write(out)
+        terminal.write(PickRenderer.syncBegin)
+        if !layout.isTooSmall { pictures.eraseIfChanging(model: model, layout: layout, on: terminal) }
+        terminal.write(renderer.update(to: PickRenderer.rows(model, layout, graphics: backend.kind)))
         if !layout.isTooSmall { pictures.show(model: &model, layout: layout, on: terminal) }
         terminal.write(PickRenderer.syncEnd)
     }

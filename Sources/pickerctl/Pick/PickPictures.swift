@@ -32,6 +32,12 @@ final class PickPictures {
         shown = nil
     }
 
+    /// Erases the picture on screen when a different one is wanted: called before the text is redrawn,
+    /// so erasing never wipes text drawn in the same frame.
+    func eraseIfChanging(model: PickerModel, layout: PickLayout, on terminal: TerminalSession) {
+        if wanted(model, layout) != shown { forget(terminal) }
+    }
+
     func show(model: inout PickerModel, layout: PickLayout, on terminal: TerminalSession) {
         let key = wanted(model, layout)
         guard key != shown else { return }

@@ -23,6 +23,10 @@ struct PickRenderer {
     /// The bytes that bring the screen from the last frame to this one (not wrapped in sync).
     mutating func update(to rows: [Int: ScreenRow]) -> String {
         var out = ""
+        // Rows that are gone (entering the preview) are cleared before the picture is drawn over them.
+        for row in last.keys.sorted() where rows[row] == nil {
+            out += ScreenText.moveTo(column: 0, row: row) + "\u{1b}[0m\u{1b}[2K"
+        }
         for (row, content) in rows.sorted(by: { $0.key < $1.key }) where last[row] != content {
             out += ScreenText.moveTo(column: content.column, row: row) + content.text + "\u{1b}[0m"
         }
@@ -38,7 +42,10 @@ struct PickRenderer {
             return rows
         }
         rows[layout.headerRow] = ScreenRow(column: 0, text: header(model, layout.columns))
-        if model.mode == .preview { return rows }
+        if model.mode == .preview {
+            rows[layout.helpRow] = ScreenRow(column: 0, text: "\u{1b}[2m" + fit("any key returns", layout.columns))
+            return rows
+        }
         rows[1] = ScreenRow(column: 0, text: headings(model, layout))
         let albums = layout.albumPane, photos = layout.photoPane
         for r in 0..<albums.height {
