@@ -84,7 +84,7 @@ echo "fuzz: building the package's library targets with the fuzzer and ASan (swi
     || { echo "fuzz: the Swift library code has no coverage instrumentation" >&2; exit 1; }
 rel="$spm/release"
 spm_objects=()
-for m in PickerProtocol PickerSystem PickerEngine PickerDaemon CPickerSys CPickerCodecs; do
+for m in PickerProtocol PickerSystem PickerEngine PickerDaemon CPickerSys CPickerCodecs CPickerTerminal; do
     spm_objects+=("$rel/$m.build"/*.o)
 done
 build_linked() {  # name entry
@@ -94,6 +94,7 @@ build_linked() {  # name entry
     (cd "$out" && swiftc "${swiftflags[@]}" -module-name "Fuzz_$name" -I "$rel/Modules" \
         -Xcc -fmodule-map-file="$rel/CPickerCodecs.build/module.modulemap" \
         -Xcc -fmodule-map-file="$rel/CPickerSys.build/module.modulemap" \
+        -Xcc -fmodule-map-file="$rel/CPickerTerminal.build/module.modulemap" \
         -Xcc -fmodule-map-file="$root/Sources/CSQLite/module.modulemap" \
         "$here/swift/$entry" "${spm_objects[@]}" $libs -o "$out/fuzz_$name" 2>&1 \
         | { grep -v "Cannot export local symbol" || true; })

@@ -6,7 +6,9 @@
 #                                    Pillow for /usr/bin/python3 (the tests' reference),
 #                                    tmux, zsh and fish (the completion tests drive them),
 #                                    neovim (clients/nvim/run-tests.sh), systemd's
-#                                    systemd-socket-activate (IntegrationTests)
+#                                    systemd-socket-activate (IntegrationTests), libchafa-dev
+#                                    + libglib2.0-dev (sixel/symbols output) and the chafa
+#                                    command (the reference TerminalFormatTests compare with)
 #   scripts/install-deps.sh bench    also libvips-tools, imagemagick, hyperfine
 #
 # Installs as root, non-interactively; prints one line per package installed.

@@ -1,12 +1,21 @@
 #include "pk_terminal.h"
 
 #include <chafa.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Width : height of a terminal cell that chafa assumes when fitting symbols (8×16 px). */
 static const float pk_font_ratio = 0.5f;
+
+static pthread_once_t pk_threads_once = PTHREAD_ONCE_INIT;
+
+/* chafa would start its own threads (one a core) for every canvas; the daemon already runs image
+ * work on a pool sized to the cores, so each drawing stays on the thread that asked for it. */
+static void pk_single_thread(void) {
+    chafa_set_n_threads(1);
+}
 
 static int pk_fail(char *message, const char *text) {
     snprintf(message, PK_TERMINAL_MSG_LEN, "%s", text);
@@ -26,6 +35,7 @@ static ChafaTermInfo *pk_term_info(void) {
 /* Draws the pixels on a canvas made from `config` and hands back its printed text. */
 static int pk_print(ChafaCanvasConfig *config, const uint8_t *pixels, int width, int height,
                     int channels, const char *suffix, uint8_t **out, size_t *out_length, char *message) {
+    pthread_once(&pk_threads_once, pk_single_thread);
     ChafaCanvas *canvas = chafa_canvas_new(config);
     if (canvas == NULL) return pk_fail(message, "chafa could not make a canvas");
     chafa_canvas_draw_all_pixels(canvas, pk_pixel_type(channels), pixels, width, height, width * channels);

@@ -123,7 +123,7 @@ extension Completions {
                 [[ $prev == "=" && $COMP_CWORD -ge 2 ]] && prev="${COMP_WORDS[COMP_CWORD-2]}"
                 case "$prev" in
                     -o|--socket) _pickerctl_files; return ;;
-                    --format) _pickerctl_words "png jpeg webp"; return ;;
+                    --format) _pickerctl_words "png jpeg webp sixel symbols"; return ;;
                     --sort) _pickerctl_words "name date"; return ;;
                     \#(freeValue)) return ;;
                 esac

@@ -15,7 +15,7 @@ enum ImageFormatOptions {
     static func format(_ inv: Invocation) throws(CLIError) -> ImageFormat {
         let raw = inv.value("--format") ?? "png"
         guard let format = ImageFormat(optionName: raw) else {
-            throw .usage("--format must be png, jpeg, webp, sixel or symbols, not '\(raw)'")
+            throw .usage("--format must be png, jpeg or webp (or sixel or symbols: terminal text), not '\(raw)'")
         }
         return format
     }

@@ -101,8 +101,8 @@ import Testing
         #expect(try daemon.ctl("thumbnails", "-o", picked.path, session: "b").exitCode == 0)
         let g = try json(try daemon.ctl("thumbnails", "--json", session: "b"))
         let cells = g["cells"] as? [[String: Any]] ?? []
-        // Inner boxes stay clear of the anti-aliased corners.
-        let boxes = cells.map { [($0["x"] as? Int ?? 0) + 10, ($0["y"] as? Int ?? 0) + 10, 80, 80] }
+        // Inner boxes stay clear of the anti-aliased corners and of the pick badge (top right, y+5…y+30).
+        let boxes = cells.map { [($0["x"] as? Int ?? 0) + 10, ($0["y"] as? Int ?? 0) + 35, 80, 55] }
         let before = try ImageCheck.regions(plain, boxes)
         let after = try ImageCheck.regions(picked, boxes)
         for (i, cell) in cells.enumerated() {

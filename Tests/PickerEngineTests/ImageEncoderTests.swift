@@ -22,6 +22,7 @@ import PickerProtocol
         case .png: return try PNGDecoder.decode(bytes, maxPixels: 1 << 30, photoName: "roundtrip.png")
         case .jpeg: return try JPEGDecoder.decode(bytes, maxPixels: 1 << 30, photoName: "roundtrip.jpg")
         case .webp: return try WebPDecoder.decode(bytes, maxPixels: 1 << 30, photoName: "roundtrip.webp")
+        case .sixel, .symbols: throw PickerError(.unsupportedImage, "terminal text is not decoded")
         }
     }
 
@@ -55,7 +56,7 @@ import PickerProtocol
 
     @Test func oneByOneImagesEncodeInEveryFormat() throws {
         let dot = try PixelImage(width: 1, height: 1, channels: 3, filledWith: RGBColor(red: 10, green: 200, blue: 30))
-        for format in ImageFormat.allCases {
+        for format in ImageFormat.allCases.filter({ !$0.isTerminalText }) {
             let back = try decode(try ImageEncoder.encode(dot, as: format, quality: 80), format)
             #expect(back.width == 1 && back.height == 1)
         }

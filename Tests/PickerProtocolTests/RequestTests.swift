@@ -52,6 +52,9 @@ import Testing
         .thumbnails(ThumbnailRequest(session: "max", cellSize: Int(UInt32.max), page: Int(UInt32.max), geometryOnly: false)),
         .thumbnails(ThumbnailRequest(session: "min", cellSize: 1, page: 1, geometryOnly: true)),
         .preview(PreviewRequest(session: "main")),
+        .preview(PreviewRequest(session: "main", width: 640, height: 480, format: .symbols, cells: TerminalCells(columns: 1, rows: 1000))),
+        .getImage(ImageRequest(session: "main", format: .symbols, noCache: true, cells: TerminalCells(columns: 1000, rows: 1))),
+        .getImage(ImageRequest(session: "main", format: .sixel, cells: TerminalCells(columns: 80, rows: 24))),
         .preview(PreviewRequest(session: "main", width: 16, height: 8192, format: .jpeg, quality: 1)),
         .preview(PreviewRequest(session: "", width: Int(UInt32.max), height: 0, format: .webp, quality: 255)),
         .subscribe(Subscription(session: "main", library: true)),
@@ -134,7 +137,8 @@ import Testing
     }
 
     @Test func unknownFlagBitsInGetImageAreIgnored() throws {
-        let payload = stringField("a") + [2, 0, 0xFE]
+        // Bit 0 is no-cache and bit 1 announces cells; the other six are unknown.
+        let payload = stringField("a") + [2, 0, 0xFC]
         let request = try Request(frame: Frame(type: MessageType.getImage.rawValue, requestID: 1, payload: payload))
         #expect(request == .getImage(ImageRequest(session: "a", format: .png, quality: nil, noCache: false)))
     }
@@ -189,4 +193,26 @@ import Testing
         #expect(Request.subscribe(Subscription(session: "main", library: false)).sessionName == nil)
         #expect(Request.cancel(requestID: 1).sessionName == nil)
     }
+
+    @Test(arguments: [(0, 24), (80, 0), (1001, 24), (80, 1001), (65535, 65535)])
+    func cellsOutsideOneToThousandAreOutOfRange(columns: Int, rows: Int) {
+        let getImage = stringField("a") + [7, 0, 2] + u16(columns) + u16(rows)
+        let preview = stringField("a") + [0, 0, 2, 128, 0, 0, 1, 224, 7, 0, 2] + u16(columns) + u16(rows)
+        for (type, payload) in [(MessageType.getImage, getImage), (.preview, preview)] {
+            let error = thrownError { () throws(PickerError) in
+                try Request(frame: Frame(type: type.rawValue, requestID: 1, payload: payload))
+            }
+            #expect(error?.code == .outOfRange, "\(type) with cells \(columns)x\(rows)")
+        }
+    }
+
+    @Test func previewWithoutTheOptionalFlagsByteHasNoCells() throws {
+        let payload = stringField("a") + [0, 0, 2, 128, 0, 0, 1, 224, 2, 0]
+        let request = try Request(frame: Frame(type: MessageType.preview.rawValue, requestID: 1, payload: payload))
+        #expect(request == .preview(PreviewRequest(session: "a", width: 640, height: 480, format: .png)))
+        // The encoder leaves the flags byte out when there are no cells: old frames stay byte for byte.
+        #expect(Request.preview(PreviewRequest(session: "a", width: 640, height: 480)).frame(id: 1).payload == payload)
+    }
+
+    private func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
 }

@@ -88,6 +88,19 @@ struct VectorAnnotation {
     private static func format(_ v: UInt64) -> String { ImageFormat(rawValue: UInt8(truncatingIfNeeded: v))?.optionName ?? "?" }
     private static func none(_ v: UInt64) -> String { v == 0 ? "none" : "" }
 
+    /// The flags byte of `getImage`/`preview` and, with bit 1, the terminal cells after it.
+    private mutating func cellsAfterFlags(noCacheBit: Bool) {
+        let flags = num(1)
+        u8("flags") { v in
+            [noCacheBit && v & 1 != 0 ? "bit 0: no cache" : "", v & 2 != 0 ? "bit 1: cells follow" : ""]
+                .filter { !$0.isEmpty }.joined(separator: ", ")
+        }
+        if flags & 2 != 0 {
+            u16("cols")
+            u16("rows")
+        }
+    }
+
     private mutating func selector() {
         let kind = num(1)
         u8("selector kind") { $0 == 1 ? "by name" : "by index" }
@@ -185,6 +198,7 @@ struct VectorAnnotation {
             u32("height")
             u8("format", Self.format)
             u8("quality") { $0 == 0 ? "format's default" : "" }
+            if pos < bytes.count { cellsAfterFlags(noCacheBit: false) }
         case .selectionReply:
             u16("max_selection")
             list("count") {
@@ -227,7 +241,7 @@ struct VectorAnnotation {
             string("session")
             u8("format", Self.format)
             u8("quality") { $0 == 0 ? "format's default" : "" }
-            u8("flags") { $0 & 1 != 0 ? "bit 0: no cache" : "" }
+            cellsAfterFlags(noCacheBit: true)
         case .helloReply:
             u16("version")
             string("server_version")

@@ -40,8 +40,8 @@ enum GridPainter {
         let scale = box.glyphScale
         let textX = Int((box.x + (box.width - Double(BadgeFont.width(of: number) * scale)) / 2).rounded())
         let textY = Int((box.y + (box.height - Double(BadgeFont.glyphHeight * scale)) / 2).rounded())
-        paint(&canvas, x0: textX, y0: textY, x1: textX + BadgeFont.width(of: number) * scale,
-              y1: textY + BadgeFont.glyphHeight * scale) { px, py in
+        let right = min(textX + BadgeFont.width(of: number) * scale, Int(box.x + box.width))
+        paint(&canvas, x0: max(textX, Int(box.x)), y0: textY, x1: right, y1: textY + BadgeFont.glyphHeight * scale) { px, py in
             let lit = BadgeFont.isLit(number, column: (Int(px) - textX) / scale, row: (Int(py) - textY) / scale)
             return (lit ? 1 : 0, .white, 1)
         }

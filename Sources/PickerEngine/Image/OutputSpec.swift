@@ -11,7 +11,8 @@ public struct OutputSpec: Sendable, Equatable, Hashable {
 
     public init(format: ImageFormat, quality: Int = 85, cells: TerminalCells? = nil) {
         self.format = format
-        self.quality = quality
+        // Quality means nothing to the terminal formats: one value, so the cache never splits on it.
+        self.quality = format.isTerminalText ? 100 : quality
         self.cells = format == .symbols ? cells : nil
     }
 
