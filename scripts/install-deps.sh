@@ -6,7 +6,8 @@
 #                                    Pillow for /usr/bin/python3 (the tests' reference),
 #                                    tmux, zsh and fish (the completion tests drive them),
 #                                    neovim (clients/nvim/run-tests.sh), systemd's
-#                                    systemd-socket-activate (IntegrationTests), libchafa-dev
+#                                    systemd-socket-activate (IntegrationTests), xterm + Xvfb +
+#                                    xwd/xwdtopnm (PickXtermTests: a real sixel terminal), libchafa-dev
 #                                    + libglib2.0-dev (sixel/symbols output) and the chafa
 #                                    command (the reference TerminalFormatTests compare with)
 #   scripts/install-deps.sh bench    also libvips-tools, imagemagick, hyperfine
@@ -18,7 +19,8 @@ set -euo pipefail
 
 packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev libsqlite3-dev pkg-config python3 python3-pil
           tmux zsh fish neovim systemd
-          libchafa-dev libglib2.0-dev chafa)
+          libchafa-dev libglib2.0-dev chafa
+          xterm xvfb xfonts-base x11-apps netpbm)
 for set in "$@"; do
     case "$set" in
         bench) packages+=(libvips-tools imagemagick hyperfine) ;;
