@@ -176,6 +176,45 @@ struct PickTmuxTests {
         #expect(try pick.waitForExit().code == 3)
     }
 
+    @Test func jsonPrintsTheSelectionAsSelectionJsonDoes() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        try sessionInKyoto(daemon, photo: "a.jpg")
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none", "--json"])
+        try pick.press("Space")
+        try pick.waitFor("a.jpg picked") { $0.contains("✓1  a.jpg") }
+        try pick.press("Enter")
+        let result = try pick.waitForExit()
+        #expect(result.code == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let expected = try #require(try JSONSerialization.jsonObject(with: try daemon.ctl("selection", "--json", session: "pk").stdout) as? [String: Any])
+        #expect(json["count"] as? Int == 1 && json["max_selection"] as? Int == 10)
+        let photos = json["photos"] as? [[String: Any]] ?? []
+        #expect(photos.first?["absolute_path"] as? String == absolute("Kyoto/a.jpg"))
+        #expect(NSDictionary(dictionary: json).isEqual(to: expected), "pick --json \(json) vs selection --json \(expected)")
+    }
+
+    @Test func aClickOnAnAlbumOpensIt() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "click", "--graphics", "none"])
+        // SGR mouse: left button pressed on column 3, row 5 (1-based): the third album row, Kyoto.
+        try pick.type("\u{1b}[<0;3;5M")
+        try pick.waitFor("Kyoto opened by the click") { _ in try status(daemon, "click")["album"] as? String == "Kyoto" }
+        try pick.waitFor("Kyoto's photos listed") { $0.contains("a.jpg") && $0.contains("c.jpg") }
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+
+    @Test func aPhotoAddedOnDiskShowsUpInTheOpenAlbum() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        try sessionInKyoto(daemon, photo: "a.jpg")
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
+        let source = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg")
+        try library.add(source, album: "Kyoto", as: "e-new.jpg")
+        try pick.waitFor("the new photo listed", seconds: 30) { $0.contains("e-new.jpg") && $0.contains("Kyoto (4)") }
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+
     @Test func daemonGoingAwayRestoresTheTerminalAndExits5() throws {
         let daemon = try LiveDaemon(library: library.url)
         let pick = try PickTmux(daemon: daemon, arguments: ["--session", "gone", "--graphics", "none"])

@@ -35,10 +35,10 @@ let pickCommand = CommandSpec(
 ) { inv throws(CLIError) in
     let options = try PickOptions(inv)
     let outcome = try runPick(inv, options)
-    guard case .accepted(let photos) = outcome, !photos.isEmpty else {
+    guard case let .accepted(photos, maxSelection) = outcome, !photos.isEmpty else {
         exit(ExitCode.nothingSelected.rawValue)  // cancelled: nothing on stdout or stderr (the design's nil)
     }
-    PickResult.print(photos, options: options, json: inv.json)
+    PickResult.print(photos, maxSelection: maxSelection, options: options, json: inv.json)
 }
 
 /// pick's own options, checked before the terminal or the socket is touched.
@@ -91,7 +91,7 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
     let (session, created) = try daemon.openSession(width: pane.width, height: pane.height, maxSelection: options.maxSelection)
     defer { if created { _ = try? daemon.call(.sessionClose(name: inv.session)) } }
     do throws(ClientError) {
-        _ = try events.call(.subscribe(Subscription(session: inv.session, library: false)))
+        _ = try events.call(.subscribe(Subscription(session: inv.session, library: true)))
     } catch {
         throw PickDaemon.cliError(error)
     }
@@ -138,9 +138,9 @@ enum PickDetection {
 
 /// Prints the accepted photos: absolute paths one a line, NUL-separated with -0, or `selection --json`'s shape.
 enum PickResult {
-    static func print(_ photos: [SelectedPhoto], options: PickOptions, json: Bool) {
+    static func print(_ photos: [SelectedPhoto], maxSelection: Int, options: PickOptions, json: Bool) {
         if json {
-            Output.json(.object([("max_selection", .int(options.maxSelection ?? photos.count)), ("count", .int(photos.count)),
+            Output.json(.object([("max_selection", .int(maxSelection)), ("count", .int(photos.count)),
                                  ("photos", .array(photos.enumerated().map { i, p in
                 .object([("order", .int(i + 1)), ("album", .string(p.album)), ("name", .string(p.name)),
                          ("width", .int(p.width)), ("height", .int(p.height)), ("path", .string(p.path)),

@@ -7,8 +7,8 @@ import PickerSystem
 
 /// How a pick ended.
 enum PickOutcome {
-    /// Enter: the picks in order, or the current photo when nothing was picked.
-    case accepted([SelectedPhoto])
+    /// Enter: the picks in order, or the current photo when nothing was picked; and the session's maximum.
+    case accepted([SelectedPhoto], maxSelection: Int)
     case cancelled
 }
 
@@ -91,7 +91,7 @@ final class PickController {
                 model.notice = error.message  // e.g. a broken photo cannot be picked
             }
             try refreshSelection()
-        case .accept: outcome = .accepted(try acceptedPhotos())
+        case .accept: outcome = .accepted(try acceptedPhotos(), maxSelection: model.session.maxSelection)
         case .cancel: outcome = .cancelled
         case .redraw: break
         case .redrawAll: break  // the picture key changed with the mode: draw() erases and redraws it
@@ -107,13 +107,24 @@ final class PickController {
         } catch {
             throw CLIError(message: "pickerd went away: \(error)", exitCode: .unreachable)
         }
+        var libraryChanged = false
         for frame in frames {
-            guard frame.isEvent, let event = try? Event(frame: frame), case let .session(change, state) = event else { continue }
+            guard frame.isEvent, let event = try? Event(frame: frame) else { continue }
+            guard case let .session(change, state) = event else {
+                if case .libraryChanges = event { libraryChanged = true }
+                continue
+            }
             if change == .closed { throw CLIError(message: "session '\(daemon.session)' was closed", exitCode: .nothingSelected) }
             let albumChanged = state.album != model.session.album
             model.session = state
             if albumChanged { try reloadPhotos() }
             if change == .selection { try refreshSelection() }
+        }
+        if libraryChanged {
+            // Photos added or removed on disk: the album counts and the open album's list.
+            model.albums.replace(try daemon.albums(), keepingCursorOn: { [name = model.albums.current?.name] in $0.name == name })
+            try reloadPhotos()
+            try refreshSelection()
         }
         followCurrentPhoto()
     }

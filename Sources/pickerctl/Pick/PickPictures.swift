@@ -95,6 +95,7 @@ final class PickPictures {
             let reply = try daemon.call(.thumbnails(ThumbnailRequest(session: daemon.session, cellSize: cellSize)))
             guard case .thumbnails(let sheet) = reply, let image = sheet.image else { throw unexpected(reply) }
             model.gridColumns = max(1, sheet.geometry.columns)
+            model.gridHit = GridHit.pixelGrid(sheet.geometry, rect: rect, cell: layout.cell)
             terminal.write(backend.draw(image, in: rect))
         } catch {
             terminal.write(note(error.message, in: rect))
@@ -116,6 +117,11 @@ enum TextGrid {
         let photos = (0..<model.photos.count).compactMap { model.photos.item(atRow: $0) }
         let currentRow = photos.firstIndex { $0.index == model.session.photoIndex }.map { $0 / columns } ?? 0
         let firstRow = max(0, currentRow - rect.height + 1)
+        let indexes = photos.map(\.index)
+        model.gridHit = { column, row in
+            let i = (row - rect.row + firstRow) * columns + (column - rect.column) / cellWidth
+            return (column - rect.column) / cellWidth < columns && i >= 0 && i < indexes.count ? indexes[i] : nil
+        }
         var out = String(decoding: ScreenText.blank(rect), as: UTF8.self)
         for (i, photo) in photos.enumerated() {
             let row = i / columns - firstRow
@@ -126,5 +132,18 @@ enum TextGrid {
             out += style + PickRenderer.fit(mark + PickRenderer.shown(photo.name), cellWidth - 1) + "\u{1b}[0m"
         }
         return Array(out.utf8)
+    }
+}
+
+/// Clicks on the daemon's grid picture: from a screen cell to the grid cell under it.
+enum GridHit {
+    static func pixelGrid(_ geometry: GridGeometry, rect: CellRect, cell: CellPixels) -> (Int, Int) -> Int? {
+        let cells = geometry.cells
+        return { column, row in
+            // The centre of the clicked character cell, in the grid picture's pixels.
+            let x = (column - rect.column) * cell.width + cell.width / 2
+            let y = (row - rect.row) * cell.height + cell.height / 2
+            return cells.first { x >= $0.x && x < $0.x + $0.size && y >= $0.y && y < $0.y + $0.size }?.index
+        }
     }
 }

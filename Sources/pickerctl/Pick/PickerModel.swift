@@ -32,6 +32,8 @@ struct PickerModel {
     var notice = ""
     /// Columns of the thumbnail grid (from the daemon's geometry), for ↑/↓ in the grid.
     var gridColumns = 1
+    /// Which photo index the grid shows at a screen cell (set by whoever drew the grid), for clicks.
+    var gridHit: ((Int, Int) -> Int?)? = nil
     let single: Bool
 
     init(session: SessionState, single: Bool) {
@@ -91,7 +93,9 @@ struct PickerModel {
             setFilter(String(currentFilter.dropLast()))
         case .enter:
             filterEditing = false
-        case .escape, .interrupt:
+        case .interrupt:
+            return [.cancel]
+        case .escape:
             filterEditing = false
             setFilter("")
         default:
@@ -156,6 +160,11 @@ struct PickerModel {
             guard albums.moveCursor(toRow: row - layout.albumPane.row), let a = albums.current else { return [.redraw] }
             focus = .photos
             return [.openAlbum(index: a.index)]
+        }
+        if mode == .grid, layout.imagePane.contains(column: column, row: row), let index = gridHit?(column, row) {
+            focus = .photos
+            guard photos.moveCursor(to: { $0.index == index }) else { return [] }
+            return [.selectPhoto(index: index)]
         }
         if layout.photoPane.contains(column: column, row: row) {
             focus = .photos
