@@ -215,6 +215,31 @@ struct PickTmuxTests {
         #expect(try pick.waitForExit().code == 3)
     }
 
+    @Test func spaceAtTheMaximumIsRefusedWithAMessage() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "max", "--graphics", "none", "--max", "1"])
+        try pick.press("j", "j", "Enter")
+        try pick.waitFor("Kyoto open") { $0.contains("c.jpg") }
+        try pick.press("Space")
+        try pick.waitFor("one pick") { $0.contains("1 of 1 picked") }
+        try pick.press("j", "Space")
+        try pick.waitFor("the refusal") { $0.contains("pick list full") }
+        #expect(try pick.screen().contains("1 of 1 picked"))
+        try pick.press("Enter")
+        let result = try pick.waitForExit()
+        #expect(String(decoding: result.stdout, as: UTF8.self) == absolute("Kyoto/a.jpg") + "\n")
+    }
+
+    @Test func singleAcceptsTheCurrentPhotoOnSpace() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        try sessionInKyoto(daemon, photo: "a.jpg")
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none", "--single"])
+        try pick.press("j", "Space")
+        let result = try pick.waitForExit()
+        #expect(result.code == 0)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == absolute("Kyoto/b.jpg") + "\n")
+    }
+
     @Test func daemonGoingAwayRestoresTheTerminalAndExits5() throws {
         let daemon = try LiveDaemon(library: library.url)
         let pick = try PickTmux(daemon: daemon, arguments: ["--session", "gone", "--graphics", "none"])
