@@ -91,6 +91,26 @@ struct PickPtyTests {
         try expectNothingLeft(run)
     }
 
+    @Test func insideTmuxKittyGraphicsGoThroughPassthroughWithEscapesDoubled() throws {
+        let run = try play("tmux-kitty")
+        #expect(run.finished && run.exitCode == 3, "exit \(run.exitCode)")
+        let text = String(decoding: run.recording, as: UTF8.self)
+        let wrapped = text.components(separatedBy: "\u{1b}Ptmux;\u{1b}\u{1b}_G").count - 1
+        let all = TerminalRecording.kittyCommands(run.recording).count
+        #expect(wrapped > 2 && wrapped == all, "every kitty command wrapped: \(wrapped) of \(all)")
+        let transmits = TerminalRecording.kittyCommands(run.recording).filter { $0.keys.hasPrefix("a=T") }
+        #expect(transmits.count == 2)
+        try expectNothingLeft(run)
+    }
+
+    @Test func insideTmuxWithoutPassthroughSymbolsAreDrawn() throws {
+        let run = try play("tmux-plain")
+        #expect(run.finished && run.exitCode == 3, "exit \(run.exitCode)")
+        #expect(String(decoding: run.recording, as: UTF8.self).contains("\u{1b}[38;2;"))
+        #expect(!TerminalRecording.kittyCommands(run.recording).contains { $0.keys.hasPrefix("a=T") })
+        try expectNothingLeft(run)
+    }
+
     /// One alternate screen entered and left, the cursor shown again, mouse reporting off, and nothing drawn after.
     private func expectNothingLeft(_ run: Run) throws {
         let text = String(decoding: run.recording, as: UTF8.self)

@@ -7,6 +7,7 @@ MODE says which terminal to play, by the answers it gives to the picker's querie
   kitty  answers the kitty graphics query (a=q) with OK, DA1 without sixel
   sixel  does not answer the kitty query, DA1 lists 4 (sixel)
   plain  answers only DA1, without sixel
+  tmux-kitty, tmux-plain  the same with $TMUX set: the picker must wrap graphics in tmux's passthrough
 All three answer CSI 14 t / CSI 16 t from XPIXEL/YPIXEL (0 = stay silent) and set TIOCGWINSZ with them.
 
 The scenario: wait for the picker's key help, wait for a picture, press j (next photo), wait for the
@@ -24,13 +25,14 @@ import termios
 import time
 
 # What marks a new picture in each mode's output.
-PICTURE = {"kitty": b"\x1b_Ga=T", "sixel": b"\x1bP", "plain": b"\x1b[38;2;"}
+PICTURE = {"kitty": b"\x1b_Ga=T", "sixel": b"\x1bP", "plain": b"\x1b[38;2;",
+           "tmux-kitty": b"\x1b\x1b_Ga=T", "tmux-plain": b"\x1b[38;2;"}
 
 
 def answers(mode, xpixel, ypixel, cols, rows, data):
     """Replies to the queries found in `data`, as the played terminal would give them."""
     out = b""
-    if mode == "kitty" and b"\x1b_G" in data and b"a=q" in data:
+    if mode in ("kitty", "tmux-kitty") and b"\x1b_G" in data and b"a=q" in data:
         out += b"\x1b_Gi=31;OK\x1b\\"
     if b"\x1b[14t" in data and xpixel:
         out += b"\x1b[4;%d;%dt" % (ypixel, xpixel)
@@ -54,7 +56,8 @@ def main():
 
     with open(stdout_path, "wb") as out:
         child = subprocess.Popen(command, stdin=slave, stdout=out, stderr=slave, preexec_fn=controlling_tty,
-                                 env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color"})
+                                 env=dict({"PATH": "/usr/bin:/bin", "TERM": "xterm-256color"},
+                                          **({"TMUX": "/tmp/tmux-fake/default,1,0"} if mode.startswith("tmux") else {})))
     os.close(slave)
     seen = b""
     steps = [("wait", b"Space pick"), ("wait-picture", None), ("send", b"j"), ("wait-picture", None), ("send", b"q")]
