@@ -11,7 +11,8 @@ MODE says which terminal to play, by the answers it gives to the picker's querie
 All three answer CSI 14 t / CSI 16 t from XPIXEL/YPIXEL (0 = stay silent) and set TIOCGWINSZ with them.
 
 The scenario: wait for the picker's key help, wait for a picture, press j (next photo), wait for the
-next picture, press q. Prints a JSON line: {"exit": code, "timeout": bool}. The recording holds every
+next picture, press q. Prints a JSON line: {"exit": code, "timeout": bool, "steps_left": n,
+"next_picture_ms": from pressing j to the start of the next picture}. The recording holds every
 byte the picker wrote to the terminal; the command's stdout goes to STDOUT.
 """
 import fcntl
@@ -62,12 +63,16 @@ def main():
     seen = b""
     steps = [("wait", b"Space pick"), ("wait-picture", None), ("send", b"j"), ("wait-picture", None), ("send", b"q")]
     mark = 0
+    sent_at = None
+    picture_at = None
+    next_picture_ms = None
     deadline = time.time() + 60
     timed_out = False
     while True:
         if steps and steps[0][0] == "send":
             os.write(master, steps.pop(0)[1])
             mark = len(seen)
+            sent_at = time.monotonic()
             continue
         if time.time() > deadline:
             timed_out = True
@@ -92,12 +97,22 @@ def main():
             if kind == "wait" and arg in seen[mark:]:
                 steps.pop(0)
             elif kind == "wait-picture" and PICTURE[mode] in seen[mark:]:
+                # The picture is whole when the frame's synchronized output ends after it.
+                at = seen.index(PICTURE[mode], mark)
+                if picture_at is None:
+                    picture_at = time.monotonic()
+                if b"\x1b[?2026l" not in seen[at:]:
+                    continue
                 steps.pop(0)
                 mark = len(seen)
+                if sent_at is not None:
+                    next_picture_ms = round((picture_at - sent_at) * 1000, 1)
+                picture_at = None
     code = child.wait()
     with open(recording, "wb") as f:
         f.write(seen)
-    print(json.dumps({"exit": code, "timeout": timed_out, "steps_left": len(steps)}))
+    print(json.dumps({"exit": code, "timeout": timed_out, "steps_left": len(steps),
+                      "next_picture_ms": next_picture_ms}))
 
 
 if __name__ == "__main__":

@@ -39,8 +39,8 @@ struct PickDaemon {
         do {
             reply = try connection.call(.photosPage(request))
         } catch {
-            // No album selected yet: an empty list, not an error.
-            if case .server = error { return [] }
+            // No album selected yet (or it vanished): an empty list, not an error.
+            if case .server(let e) = error, e.code == .nothingSelected || e.code == .noSuchAlbum { return [] }
             throw PickDaemon.cliError(error)
         }
         guard case .photosPage(let page) = reply else { throw unexpected(reply) }
