@@ -149,8 +149,12 @@ enum PickResult {
             return
         }
         let separator: UInt8 = options.nulSeparated ? 0 : 0x0a
+        // Paths go out exactly as they are for $(…) and xargs; on a terminal, control characters are shown escaped.
+        let toTerminal = Terminal.isTerminal(1)
         var bytes: [UInt8] = []
-        for photo in photos { bytes += Array(photo.absolutePath.utf8) + [separator] }
+        for photo in photos {
+            bytes += Array((toTerminal ? InertText.escaped(photo.absolutePath) : photo.absolutePath).utf8) + [separator]
+        }
         _ = Output.writeAll(1, bytes)
     }
 }
