@@ -91,6 +91,24 @@ struct PickPtyTests {
         try expectNothingLeft(run)
     }
 
+    @Test func iTermGetsInlinePNGsThatFitThePane() throws {
+        let run = try play("iterm")
+        #expect(run.finished && run.exitCode == 3, "exit \(run.exitCode)")
+        let text = String(decoding: run.recording, as: UTF8.self)
+        let images = text.components(separatedBy: "\u{1b}]1337;File=").dropFirst().compactMap { part -> (String, [UInt8])? in
+            guard let colon = part.firstIndex(of: ":"), let bell = part.firstIndex(of: "\u{07}") else { return nil }
+            return (String(part[..<colon]), Array(Data(base64Encoded: String(part[part.index(after: colon)..<bell])) ?? Data()))
+        }
+        #expect(images.count == 2, "one picture, then the next after j")
+        for (arguments, png) in images {
+            #expect(arguments.contains("inline=1"))
+            let size = try #require(TerminalRecording.pngSize(png))
+            #expect(size.width <= run.paneWidth && size.height <= run.paneHeight)
+            #expect(arguments.contains("size=\(png.count)"))
+        }
+        try expectNothingLeft(run)
+    }
+
     @Test func insideTmuxKittyGraphicsGoThroughPassthroughWithEscapesDoubled() throws {
         let run = try play("tmux-kitty")
         #expect(run.finished && run.exitCode == 3, "exit \(run.exitCode)")

@@ -8,6 +8,7 @@ MODE says which terminal to play, by the answers it gives to the picker's querie
   sixel  does not answer the kitty query, DA1 lists 4 (sixel)
   plain  answers only DA1, without sixel
   tmux-kitty, tmux-plain  the same with $TMUX set: the picker must wrap graphics in tmux's passthrough
+  iterm  answers like plain, with TERM_PROGRAM=iTerm.app (iTerm2 inline images, OSC 1337)
 All three answer CSI 14 t / CSI 16 t from XPIXEL/YPIXEL (0 = stay silent) and set TIOCGWINSZ with them.
 
 The scenario: wait for the picker's key help, wait for a picture, press j (next photo), wait for the
@@ -27,7 +28,7 @@ import time
 
 # What marks a new picture in each mode's output.
 PICTURE = {"kitty": b"\x1b_Ga=T", "sixel": b"\x1bP", "plain": b"\x1b[38;2;",
-           "tmux-kitty": b"\x1b\x1b_Ga=T", "tmux-plain": b"\x1b[38;2;"}
+           "tmux-kitty": b"\x1b\x1b_Ga=T", "tmux-plain": b"\x1b[38;2;", "iterm": b"\x1b]1337;File="}
 
 
 def answers(mode, xpixel, ypixel, cols, rows, data):
@@ -58,7 +59,8 @@ def main():
     with open(stdout_path, "wb") as out:
         child = subprocess.Popen(command, stdin=slave, stdout=out, stderr=slave, preexec_fn=controlling_tty,
                                  env=dict({"PATH": "/usr/bin:/bin", "TERM": "xterm-256color"},
-                                          **({"TMUX": "/tmp/tmux-fake/default,1,0"} if mode.startswith("tmux") else {})))
+                                          **({"TMUX": "/tmp/tmux-fake/default,1,0"} if mode.startswith("tmux") else {}),
+                                          **({"TERM_PROGRAM": "iTerm.app"} if mode == "iterm" else {})))
     os.close(slave)
     seen = b""
     steps = [("wait", b"Space pick"), ("wait-picture", None), ("send", b"j"), ("wait-picture", None), ("send", b"q")]
