@@ -35,35 +35,3 @@ extension GraphicsBackend {
 
     func erase(_ rect: CellRect) -> [UInt8] { ScreenText.blank(rect) }
 }
-
-/// Escape sequences that move the cursor and blank areas, shared by the renderer and the back-ends.
-enum ScreenText {
-    /// CSI row;column H (0-based in, 1-based on the wire).
-    static func moveTo(column: Int, row: Int) -> String { "\u{1b}[\(row + 1);\(column + 1)H" }
-
-    /// Spaces over every cell of `rect`.
-    static func blank(_ rect: CellRect) -> [UInt8] {
-        var out = "\u{1b}[0m"
-        let spaces = String(repeating: " ", count: rect.width)
-        for r in 0..<rect.height { out += moveTo(column: rect.column, row: rect.row + r) + spaces }
-        return Array(out.utf8)
-    }
-}
-
-/// Inside tmux, a graphics sequence reaches the outer terminal only wrapped in a `tmux;` DCS, with every
-/// ESC doubled, and only when tmux's `allow-passthrough` is on.
-struct Passthrough {
-    var enabled: Bool
-
-    func wrap(_ bytes: [UInt8]) -> [UInt8] {
-        guard enabled else { return bytes }
-        var out = Array("\u{1b}Ptmux;".utf8)
-        out.reserveCapacity(bytes.count + bytes.count / 16 + 8)
-        for b in bytes {
-            if b == 0x1b { out.append(0x1b) }
-            out.append(b)
-        }
-        out += Array("\u{1b}\\".utf8)
-        return out
-    }
-}
