@@ -9,10 +9,25 @@ final class PickTmux: @unchecked Sendable {
     var outputURL: URL { directory.appendingPathComponent("out") }
     var exitCodeURL: URL { directory.appendingPathComponent("rc") }
     var pidURL: URL { directory.appendingPathComponent("pid") }
+    var goURL: URL { directory.appendingPathComponent("go") }
+    var recordingURL: URL { directory.appendingPathComponent("recording") }
+
+    /// Everything pick writes to its pane from now on goes to `recordingURL` too (`pipe-pane -O`).
+    func recordOutput() throws {
+        try tmuxCommand(["pipe-pane", "-O", "cat > \(Self.quoted(recordingURL.path))"])
+    }
+
+    /// Lets a pick started with `rightPaneColumns` begin.
+    func go() throws {
+        try Data().write(to: goURL)
+        try waitFor("the picker's key help") { $0.contains("Space pick") }
+    }
 
     /// Starts `pickerctl --socket … pick ARGS` for `daemon`; waits until the picker has drawn its help row.
+    /// - Parameter rightOfPane: pick runs in a second pane this many columns wide, right of a first one,
+    ///   and starts only when `go()` is called (after `recordOutput`, say).
     init(daemon: LiveDaemon, arguments: [String], columns: Int = 160, rows: Int = 48,
-         environment: [String: String] = [:], waitForDrawing: Bool = true) throws {
+         environment: [String: String] = [:], waitForDrawing: Bool = true, rightPaneColumns: Int? = nil) throws {
         guard let tmux = findExecutable("tmux") else { throw TmuxError.missing("tmux") }
         self.tmux = tmux
         directory = URL(fileURLWithPath: "/tmp/pkp-\(UUID().uuidString.prefix(8))")
@@ -21,11 +36,20 @@ final class PickTmux: @unchecked Sendable {
         let command = ([TestEnvironment.pickerctl.path, "--socket", daemon.socketPath, "pick"] + arguments)
             .map(Self.quoted).joined(separator: " ")
         // The pane stays open after pick exits, so the restored screen can be looked at.
-        let script = "echo $$ > \(Self.quoted(pidURL.path)); \(command) > \(Self.quoted(outputURL.path)); echo $? > \(Self.quoted(exitCodeURL.path)); exec sleep 600"
+        var script = "echo $$ > \(Self.quoted(pidURL.path)); \(command) > \(Self.quoted(outputURL.path)); echo $? > \(Self.quoted(exitCodeURL.path)); exec sleep 600"
+        if rightPaneColumns != nil {
+            script = "while [ ! -e \(Self.quoted(goURL.path)) ]; do sleep 0.05; done; " + script
+        }
         let env = ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "HOME": directory.path].merging(environment) { _, new in new }
-        let r = try runProcess(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)",
-                                      "sh", "-c", script], environment: env)
+        let first = rightPaneColumns == nil ? ["sh", "-c", script] : ["sleep", "600"]
+        let r = try runProcess(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)"] + first,
+                               environment: env)
         guard r.exitCode == 0 else { throw TmuxError.failed("new-session: \(r)") }
+        if let width = rightPaneColumns {
+            let split = try runProcess(tmux, ["-S", socket, "split-window", "-h", "-l", "\(width)", "sh", "-c", script], environment: env)
+            guard split.exitCode == 0 else { throw TmuxError.failed("split-window: \(split)") }
+            return
+        }
         if waitForDrawing { try waitFor("the picker's key help") { $0.contains("Space pick") } }
     }
 
@@ -70,6 +94,16 @@ final class PickTmux: @unchecked Sendable {
             if Date() > deadline { throw TmuxError.timeout(what, screen: text) }
             usleep(30_000)
         }
+    }
+
+    /// Polls the recorded output until `extract` finds something in it.
+    func waitForRecording<T>(seconds: Double = 20, _ extract: (String) -> T?) -> T? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let data = try? Data(contentsOf: recordingURL), let found = extract(String(decoding: data, as: UTF8.self)) { return found }
+            usleep(50_000)
+        }
+        return nil
     }
 
     /// Waits for pick to end: its exit code and what it printed on stdout.

@@ -240,6 +240,24 @@ struct PickTmuxTests {
         #expect(String(decoding: result.stdout, as: UTF8.self) == absolute("Kyoto/b.jpg") + "\n")
     }
 
+    @Test func kittyThroughPassthroughIsPlacedAtThePanesSpotOnTheOuterScreen() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        try sessionInKyoto(daemon)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "kitty"], rightPaneColumns: 100)
+        try pick.recordOutput()
+        try pick.go()
+        let left = Int(try pick.paneFormat("#{pane_left}")) ?? -1, top = Int(try pick.paneFormat("#{pane_top}")) ?? -1
+        #expect(left > 50 && top == 0, "pick's pane is the right one")
+        // In the pane: CSI r;c H, then the wrapped image whose first bytes move the outer cursor to r+top;c+left.
+        let spot = try #require(pick.waitForRecording { (text: String) -> [Int]? in
+            guard let match = text.firstMatch(of: /\x1b\[(\d+);(\d+)H\x1bPtmux;\x1b\x1b7\x1b\x1b\[(\d+);(\d+)H\x1b\x1b_Ga=T/) else { return nil }
+            return [match.1, match.2, match.3, match.4].compactMap { Int($0) }
+        })
+        #expect(spot.count == 4 && spot[2] == spot[0] + top && spot[3] == spot[1] + left, "inner \(spot.prefix(2)), outer \(spot.suffix(2)), pane at \(left),\(top)")
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+
     @Test func daemonGoingAwayRestoresTheTerminalAndExits5() throws {
         let daemon = try LiveDaemon(library: library.url)
         let pick = try PickTmux(daemon: daemon, arguments: ["--session", "gone", "--graphics", "none"])

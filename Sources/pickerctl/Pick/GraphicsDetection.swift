@@ -44,11 +44,15 @@ struct GraphicsDetection {
 
     static func backend(_ kind: GraphicsKind, inTmux: Bool) -> GraphicsBackend {
         switch kind {
-        case .kitty: return KittyGraphics(passthrough: Passthrough(enabled: inTmux))
+        case .kitty: return KittyGraphics(passthrough: passthrough(inTmux))
         case .iterm: return ITermGraphics()
-        case .sixel: return SixelGraphics(passthrough: Passthrough(enabled: inTmux))
+        case .sixel: return SixelGraphics(passthrough: passthrough(inTmux))
         case .symbols: return SymbolGraphics()
         case .none: return TextOnlyGraphics()
         }
+    }
+
+    private static func passthrough(_ inTmux: Bool) -> Passthrough {
+        Passthrough(enabled: inTmux, paneOrigin: inTmux ? Passthrough.tmuxPaneOrigin() : nil)
     }
 }

@@ -20,7 +20,8 @@ struct KittyGraphics: GraphicsBackend {
             var chunk = Array("\u{1b}_G\(keys);".utf8)
             chunk += payload[offset..<end]
             chunk += Array("\u{1b}\\".utf8)
-            out += passthrough.wrap(chunk)
+            // Only the first chunk places the image: the spot travels with it through tmux.
+            out += passthrough.wrap(chunk, at: first ? (rect.column, rect.row) : nil)
             offset = end
             first = false
         } while offset < payload.count

@@ -13,6 +13,6 @@ struct SixelGraphics: GraphicsBackend {
     }
 
     func draw(_ image: EncodedImage, in rect: CellRect) -> [UInt8] {
-        Array(ScreenText.moveTo(column: rect.column, row: rect.row).utf8) + passthrough.wrap(image.data)
+        Array(ScreenText.moveTo(column: rect.column, row: rect.row).utf8) + passthrough.wrap(image.data, at: (rect.column, rect.row))
     }
 }
