@@ -60,6 +60,8 @@ let package = Package(
         .testTarget(name: "PickerEngineTests",
                     dependencies: ["PickerEngine", "PickerProtocol", "PickerSystem", "PickerTestSupport"]),
         .testTarget(name: "PickerDaemonTests", dependencies: ["PickerDaemon", "PickerProtocol"]),
+        // pick's state machine, input parser and layout, without a terminal (@testable import pickerctl).
+        .testTarget(name: "PickTests", dependencies: ["pickerctl", "PickerProtocol", "PickerSystem"]),
         .testTarget(name: "EndToEndTests",
                     dependencies: ["PickerClient", "PickerProtocol", "PickerSystem", "PickerTestSupport"]),
     ]

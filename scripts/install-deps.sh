@@ -7,7 +7,8 @@
 #                                    tmux, zsh and fish (the completion tests drive them),
 #                                    neovim (clients/nvim/run-tests.sh), emacs-nox
 #                                    (clients/emacs/run-tests.sh), systemd's
-#                                    systemd-socket-activate (IntegrationTests), libchafa-dev
+#                                    systemd-socket-activate (IntegrationTests), xterm + Xvfb +
+#                                    xwd/xwdtopnm (PickXtermTests: a real sixel terminal), libchafa-dev
 #                                    + libglib2.0-dev (sixel/symbols output) and the chafa
 #                                    command (the reference TerminalFormatTests compare with)
 #   scripts/install-deps.sh bench    also libvips-tools, imagemagick, hyperfine
@@ -19,7 +20,8 @@ set -euo pipefail
 
 packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev libsqlite3-dev pkg-config python3 python3-pil
           tmux zsh fish neovim systemd emacs-nox
-          libchafa-dev libglib2.0-dev chafa)
+          libchafa-dev libglib2.0-dev chafa
+          xterm xvfb xfonts-base x11-apps netpbm)
 packages+=(man-db groff-base)  # `man -l` checks the generated man pages (ManPageTests)
 for set in "$@"; do
     case "$set" in

@@ -125,6 +125,19 @@ public final class PickerConnection {
         }
     }
 
+    /// The socket, for a caller that polls it beside other descriptors (`pickerctl pick`).
+    public var descriptor: Int32 { fd }
+
+    /// A frame already read and buffered, without reading the socket: after `nextFrame`, drain these
+    /// before polling again, since one read may have brought several frames.
+    public func bufferedFrame() throws(ClientError) -> Frame? {
+        do {
+            return try decoder.next()
+        } catch {
+            throw .connectionLost(error.pickerError.message)
+        }
+    }
+
     /// The next frame from the daemon, in arrival order.
     public func nextFrame() throws(ClientError) -> Frame {
         while true {

@@ -1,0 +1,37 @@
+import PickerProtocol
+
+/// The ways a picture can reach the terminal. `--graphics` names them.
+enum GraphicsKind: String, CaseIterable {
+    case kitty, iterm, sixel, symbols, none
+}
+
+/// Draws the daemon's pictures into a pane of the terminal. Each back-end says which request gets it a
+/// picture for a pane (`request`), how to draw the reply (`draw`), and how to take a picture away again
+/// (`erase`), so no image is ever left behind when the photo, the mode or the size changes.
+protocol GraphicsBackend {
+    var kind: GraphicsKind { get }
+    /// Whether PNG pictures (the thumbnail grid) can be shown; text back-ends show the grid as text.
+    var showsPNG: Bool { get }
+    /// The request for the session's current photo drawn in `rect` (the session's pane is already its pixel size).
+    func imageRequest(session: String, rect: CellRect) -> Request?
+    /// The full-screen preview request for `rect`, `pixels` in size.
+    func previewRequest(session: String, rect: CellRect, pixels: (width: Int, height: Int)) -> Request?
+    /// Bytes that draw `image` with its top-left corner at `rect`'s.
+    func draw(_ image: EncodedImage, in rect: CellRect) -> [UInt8]
+    /// Bytes that remove what `draw` put in `rect`.
+    func erase(_ rect: CellRect) -> [UInt8]
+}
+
+extension GraphicsBackend {
+    var showsPNG: Bool { true }
+
+    func imageRequest(session: String, rect: CellRect) -> Request? {
+        .getImage(ImageRequest(session: session, format: .png))
+    }
+
+    func previewRequest(session: String, rect: CellRect, pixels: (width: Int, height: Int)) -> Request? {
+        .preview(PreviewRequest(session: session, width: pixels.width, height: pixels.height, format: .png))
+    }
+
+    func erase(_ rect: CellRect) -> [UInt8] { ScreenText.blank(rect) }
+}

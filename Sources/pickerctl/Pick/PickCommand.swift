@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PickerClient
+import PickerProtocol
+import PickerSystem
+
+/// `pickerctl pick`: its row in the command table.
+let pickCommand = CommandSpec(
+    words: ["pick"],
+    summary: "pick photos full-screen in the terminal; prints the picked absolute paths",
+    options: [
+        OptionSpec(name: "--max", valueName: "N", help: "most photos to pick (1…1000; for a session pick creates)"),
+        OptionSpec(name: "--single", valueName: nil, help: "pick one photo: Enter or Space accepts the current photo"),
+        OptionSpec(name: "--graphics", valueName: "auto|kitty|iterm|sixel|symbols|none", help: "how pictures are drawn (default auto: asks the terminal)"),
+        OptionSpec(name: "-0", valueName: nil, help: "separate the printed paths with NUL instead of newline"),
+    ],
+    details: """
+        Draws on /dev/tty, so stdout carries only the result: vim $(pickerctl pick --single), pickerctl pick | xargs cp -t out/.
+        Works on the session named by --session (created sized to the terminal when missing, and closed on exit).
+        Exit 0 with the picks (with none: the current photo); 3 when cancelled (prints nothing); 2 without a terminal;
+        5 when pickerd cannot be reached or goes away. --json prints the result as `selection --json` does.
+
+        Keys:
+          ↑ ↓ / j k       move (in the photo list the photo becomes current at once)
+          Tab, → l, ← h   switch pane (in the grid: move left/right)
+          Enter           on an album: open it; in the photo list or grid: accept
+          Space           pick / unpick the current photo (refused at the maximum)
+          /               filter the focused list as you type (Enter keeps it, Esc clears it)
+          g               thumbnail grid on/off
+          p               the current photo full-screen; any key returns
+          Esc q Ctrl-C    cancel (exit 3)
+          mouse           click selects, wheel scrolls
+        """
+) { inv throws(CLIError) in
+    let options = try PickOptions(inv)
+    let outcome = try runPick(inv, options)
+    guard case let .accepted(photos, maxSelection) = outcome, !photos.isEmpty else {
+        exit(ExitCode.nothingSelected.rawValue)  // cancelled: nothing on stdout or stderr (the design's nil)
+    }
+    PickResult.print(photos, maxSelection: maxSelection, options: options, json: inv.json)
+}
+
+/// Sets up the terminal, the connections and the session, runs the picker, and undoes it all on every
+/// way out (the terminal is restored before anything is printed).
+private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError) -> PickOutcome {
+    let terminal = try TerminalSession()
+    let connection = try inv.connect()
+    let events = try inv.connect()
+    let signals: SignalDescriptor
+    do {
+        signals = try SignalDescriptor([SIGWINCH, SIGTERM, SIGINT, SIGHUP])
+    } catch {
+        throw CLIError(message: "pick: \(error)", exitCode: .failure)
+    }
+    try terminal.start()
+    defer { terminal.restore() }
+    let environment = PickEnvironment.current()
+    let detection = PickDetection.run(on: terminal, inTmux: environment["TMUX"] != nil)
+    let kind = detection.choose(requested: options.graphics, environment: environment) {
+        TerminalImageRequests.supported($0, by: connection.capabilities)
+    }
+    let size = terminal.size()
+    let layout = PickLayout(columns: size.columns, rows: size.rows,
+                            cell: CellPixels.resolve(size: size, cellReply: detection.cellPixels, windowReply: detection.windowPixels))
+    let daemon = PickDaemon(connection: connection, session: inv.session)
+    let pane = layout.pixels(of: layout.imagePane)
+    let (session, created) = try daemon.openSession(width: pane.width, height: pane.height, maxSelection: options.maxSelection)
+    defer { if created { _ = try? daemon.call(.sessionClose(name: inv.session)) } }
+    do throws(ClientError) {
+        _ = try events.call(.subscribe(Subscription(session: inv.session, library: true)))
+    } catch {
+        throw PickDaemon.cliError(error)
+    }
+    let controller = PickController(terminal: terminal, daemon: daemon, events: events, signals: signals,
+                                    backend: GraphicsDetection.backend(kind, inTmux: environment["TMUX"] != nil),
+                                    layout: layout, session: session, libraryRoot: try daemon.libraryRoot(), single: options.single)
+    // Before the terminal is restored (defers run last-first): a kitty image would outlive the alternate screen.
+    defer { controller.clearPictures() }
+    return try controller.run()
+}

@@ -1,0 +1,200 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PickerClient
+import PickerProtocol
+import PickerSystem
+
+/// How a pick ended.
+enum PickOutcome {
+    /// Enter: the picks in order, or the current photo when nothing was picked; and the session's maximum.
+    case accepted([SelectedPhoto], maxSelection: Int)
+    case cancelled
+}
+
+/// The picker's event loop: terminal input, session events and signals in; model updates, daemon calls
+/// and screen updates out. Single-threaded: one poll over the terminal, the event connection and a signalfd.
+final class PickController {
+    private let terminal: TerminalSession
+    private let daemon: PickDaemon
+    private let events: PickerConnection
+    private let signals: SignalDescriptor
+    private let backend: GraphicsBackend
+    private let libraryRoot: String
+    private var parser = TerminalInputParser()
+    private var model: PickerModel
+    private var layout: PickLayout
+    private var renderer = PickRenderer()
+    private let pictures: PickPictures
+    private var outcome: PickOutcome? = nil
+
+    init(terminal: TerminalSession, daemon: PickDaemon, events: PickerConnection, signals: SignalDescriptor,
+         backend: GraphicsBackend, layout: PickLayout, session: SessionState, libraryRoot: String, single: Bool) {
+        self.terminal = terminal
+        self.daemon = daemon
+        self.events = events
+        self.signals = signals
+        self.backend = backend
+        self.layout = layout
+        self.libraryRoot = libraryRoot
+        model = PickerModel(session: session, single: single)
+        pictures = PickPictures(backend: backend, daemon: daemon)
+    }
+
+    /// Loads the lists, draws, and runs until accepted or cancelled.
+    func run() throws(CLIError) -> PickOutcome {
+        try loadAll()
+        if model.session.photo != nil { model.focus = .photos }
+        draw(full: true)
+        while outcome == nil {
+            let ready: [Bool]
+            do {
+                ready = try Terminal.waitReadable([terminal.descriptor, events.descriptor, signals.descriptor], timeoutMilliseconds: -1)
+            } catch {
+                throw CLIError(message: "pick: \(error)", exitCode: .failure)
+            }
+            var full = false
+            if ready[2] { full = try handleSignals() || full }
+            if ready[1] { try handleEvents() }
+            if ready[0] { try handleInput() }
+            if outcome == nil { draw(full: full) }
+        }
+        return outcome ?? .cancelled
+    }
+
+    // MARK: inputs
+
+    private func handleInput() throws(CLIError) {
+        let bytes = terminal.read()
+        for input in parser.feed(bytes) where outcome == nil {
+            for action in model.handle(input, layout: layout) {
+                try perform(action)
+            }
+        }
+    }
+
+    private func perform(_ action: PickAction) throws(CLIError) {
+        switch action {
+        case .openAlbum(let index):
+            model.session = try daemon.state(.selectAlbum(session: daemon.session, .index(index)))
+            model.photos.setFilter("")
+            model.photos.replace(try daemon.photos())
+            if let first = model.photos.current {
+                model.session = try daemon.state(.selectPhoto(session: daemon.session, .index(first.index)))
+            }
+        case .selectPhoto(let index):
+            model.session = try daemon.state(.selectPhoto(session: daemon.session, .index(index)))
+        case .togglePhoto(let index):
+            do throws(CLIError) {
+                _ = try daemon.call(.toggle(session: daemon.session, .index(index)))
+            } catch where error.exitCode != .unreachable {
+                model.notice = error.message  // e.g. a broken photo cannot be picked
+            }
+            try refreshSelection()
+        case .accept: outcome = .accepted(try acceptedPhotos(), maxSelection: model.session.maxSelection)
+        case .cancel: outcome = .cancelled
+        case .redraw: break
+        case .redrawAll: break  // the picture key changed with the mode: draw() erases and redraws it
+        }
+    }
+
+    /// Session events from other clients (and our own): re-read what changed.
+    private func handleEvents() throws(CLIError) {
+        var frames: [Frame] = []
+        do throws(ClientError) {
+            frames.append(try events.nextFrame())
+            while let more = try events.bufferedFrame() { frames.append(more) }
+        } catch {
+            throw CLIError(message: "pickerd went away: \(error)", exitCode: .unreachable)
+        }
+        var libraryChanged = false
+        for frame in frames {
+            guard frame.isEvent, let event = try? Event(frame: frame) else { continue }
+            guard case let .session(change, state) = event else {
+                if case .libraryChanges = event { libraryChanged = true }
+                continue
+            }
+            if change == .closed { throw CLIError(message: "session '\(daemon.session)' was closed", exitCode: .nothingSelected) }
+            let albumChanged = state.album != model.session.album
+            model.session = state
+            if albumChanged { try reloadPhotos() }
+            if change == .selection { try refreshSelection() }
+        }
+        if libraryChanged {
+            // Photos added or removed on disk: the album counts and the open album's list.
+            model.albums.replace(try daemon.albums(), keepingCursorOn: { [name = model.albums.current?.name] in $0.name == name })
+            try reloadPhotos()
+            try refreshSelection()
+        }
+        followCurrentPhoto()
+    }
+
+    /// SIGWINCH: new layout and session size; SIGTERM/SIGINT/SIGHUP: cancel. Returns whether to redraw fully.
+    private func handleSignals() throws(CLIError) -> Bool {
+        var resized = false
+        for signal in signals.drain() {
+            if signal == SIGWINCH { resized = true } else { outcome = .cancelled }
+        }
+        guard resized, outcome == nil else { return false }
+        let size = terminal.size()
+        layout = PickLayout(columns: size.columns, rows: size.rows,
+                            cell: CellPixels.resolve(size: size, cellReply: layout.cell, windowReply: nil))
+        let pane = layout.pixels(of: layout.imagePane)
+        model.session = try daemon.state(.sessionResize(name: daemon.session, width: pane.width, height: pane.height))
+        return true
+    }
+
+    // MARK: daemon state
+
+    private func loadAll() throws(CLIError) {
+        model.albums.replace(try daemon.albums()) { [album = model.session.album] in $0.name == album }
+        try reloadPhotos()
+        try refreshSelection()
+    }
+
+    private func reloadPhotos() throws(CLIError) {
+        model.photos.replace(model.session.album == nil ? [] : try daemon.photos())
+        if let album = model.session.album { model.albums.moveCursor { $0.name == album } }
+        followCurrentPhoto()
+    }
+
+    private func followCurrentPhoto() {
+        if let index = model.session.photoIndex { model.photos.moveCursor { $0.index == index } }
+    }
+
+    private func refreshSelection() throws(CLIError) {
+        let list = try daemon.selection()
+        model.picks = list.photos.map(\.path)
+        model.session.maxSelection = list.maxSelection
+    }
+
+    /// The picks in order; with none, the current photo on its own.
+    private func acceptedPhotos() throws(CLIError) -> [SelectedPhoto] {
+        let list = try daemon.selection()
+        if !list.photos.isEmpty && !model.single { return list.photos }
+        guard let photo = model.photos.items.first(where: { $0.index == model.session.photoIndex }) else { return [] }
+        let absolute = libraryRoot.hasSuffix("/") ? libraryRoot + photo.path : libraryRoot + "/" + photo.path
+        return [SelectedPhoto(album: model.session.album ?? "", name: photo.name, width: photo.width, height: photo.height,
+                              path: photo.path, absolutePath: absolute)]
+    }
+
+    // MARK: drawing
+
+    /// Takes the picture away before the terminal is handed back (kitty images outlive the alternate screen).
+    func clearPictures() { pictures.forget(terminal) }
+
+    private func draw(full: Bool) {
+        if full {
+            renderer.invalidate()
+            pictures.forget(terminal)
+            terminal.write("\u{1b}[0m\u{1b}[2J")
+        }
+        model.albums.scroll(toShow: layout.albumPane.height)
+        model.photos.scroll(toShow: layout.photoPane.height)
+        terminal.write(PickRenderer.syncBegin)
+        if !layout.isTooSmall { pictures.eraseIfChanging(model: model, layout: layout, on: terminal) }
+        terminal.write(renderer.update(to: PickRenderer.rows(model, layout, graphics: backend.kind)))
+        if !layout.isTooSmall { pictures.show(model: &model, layout: layout, on: terminal) }
+        terminal.write(PickRenderer.syncEnd)
+    }
+}

@@ -1,0 +1,73 @@
+import PickerClient
+import PickerProtocol
+
+/// The picker's calls to pickerd, on one connection, with errors as `CLIError`s. A connection that drops
+/// is "daemon gone" (exit 5) here: pick cannot go on without it.
+struct PickDaemon {
+    let connection: PickerConnection
+    let session: String
+
+    func call(_ request: Request) throws(CLIError) -> Reply {
+        do {
+            return try connection.call(request)
+        } catch {
+            throw PickDaemon.cliError(error)
+        }
+    }
+
+    static func cliError(_ error: ClientError) -> CLIError {
+        if case .connectionLost = error { return CLIError(message: error.description, exitCode: .unreachable) }
+        return CLIError(error)
+    }
+
+    func state(_ request: Request) throws(CLIError) -> SessionState {
+        let reply = try call(request)
+        guard case .session(let s) = reply else { throw unexpected(reply) }
+        return s
+    }
+
+    func albums() throws(CLIError) -> [AlbumInfo] {
+        let reply = try call(.albums)
+        guard case .albums(let list) = reply else { throw unexpected(reply) }
+        return list
+    }
+
+    /// The selected album's photos in the session's order (the first 10,000: one page).
+    func photos() throws(CLIError) -> [PhotoInfo] {
+        let request = PhotosPageRequest(session: session, offset: 0, limit: PhotosPageRequest.maxLimit)
+        let reply: Reply
+        do {
+            reply = try connection.call(.photosPage(request))
+        } catch {
+            // No album selected yet (or it vanished): an empty list, not an error.
+            if case .server(let e) = error, e.code == .nothingSelected || e.code == .noSuchAlbum { return [] }
+            throw PickDaemon.cliError(error)
+        }
+        guard case .photosPage(let page) = reply else { throw unexpected(reply) }
+        return page.photos
+    }
+
+    func selection() throws(CLIError) -> SelectionList {
+        let reply = try call(.selection(session: session))
+        guard case .selection(let list) = reply else { throw unexpected(reply) }
+        return list
+    }
+
+    func libraryRoot() throws(CLIError) -> String {
+        let reply = try call(.libraryInfo)
+        guard case .libraryInfo(let info) = reply else { throw unexpected(reply) }
+        return info.root
+    }
+
+    /// The session, created at `width`x`height` when missing; whether this call created it.
+    func openSession(width: Int, height: Int, maxSelection: Int?) throws(CLIError) -> (SessionState, created: Bool) {
+        do throws(ClientError) {
+            _ = try connection.call(.sessionShow(name: session))
+        } catch {
+            guard case .server(let e) = error, e.code == .noSuchSession else { throw PickDaemon.cliError(error) }
+            let params = NewSession(name: session, width: width, height: height, maxSelection: maxSelection)
+            return (try state(.sessionNew(params)), true)
+        }
+        return (try state(.sessionResize(name: session, width: width, height: height)), false)
+    }
+}

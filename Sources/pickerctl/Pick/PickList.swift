@@ -1,0 +1,61 @@
+/// A scrollable list with a cursor and a substring filter: the album list and the photo list.
+struct PickList<Item> {
+    private(set) var items: [Item] = []
+    /// What the filter matches against.
+    private let label: (Item) -> String
+    private(set) var filter = ""
+    /// Positions in `items` that pass the filter, in order.
+    private(set) var visible: [Int] = []
+    /// Index into `visible`.
+    private(set) var cursor = 0
+    /// First visible row shown.
+    private(set) var top = 0
+
+    init(label: @escaping (Item) -> String) { self.label = label }
+
+    var current: Item? { visible.isEmpty ? nil : items[visible[cursor]] }
+    var count: Int { visible.count }
+    func item(atRow row: Int) -> Item? { row >= 0 && row < visible.count ? items[visible[row]] : nil }
+
+    mutating func replace(_ newItems: [Item], keepingCursorOn matches: ((Item) -> Bool)? = nil) {
+        items = newItems
+        applyFilter()
+        if let matches, let row = visible.firstIndex(where: { matches(items[$0]) }) { cursor = row }
+    }
+
+    mutating func setFilter(_ text: String) {
+        filter = text
+        applyFilter()
+    }
+
+    /// Moves the cursor by `delta` rows (clamped); returns whether it moved.
+    @discardableResult
+    mutating func move(by delta: Int) -> Bool {
+        guard !visible.isEmpty else { return false }
+        let old = cursor
+        cursor = min(max(cursor + delta, 0), visible.count - 1)
+        return cursor != old
+    }
+
+    /// Puts the cursor on the first visible item that matches; returns whether one did.
+    @discardableResult
+    mutating func moveCursor(to matches: (Item) -> Bool) -> Bool {
+        guard let row = visible.firstIndex(where: { matches(items[$0]) }) else { return false }
+        cursor = row
+        return true
+    }
+
+    /// Scrolls so the cursor is on screen in a pane `height` rows tall.
+    mutating func scroll(toShow height: Int) {
+        if cursor < top { top = cursor }
+        if cursor >= top + height { top = cursor - height + 1 }
+        top = max(0, min(top, max(0, visible.count - height)))
+    }
+
+    private mutating func applyFilter() {
+        let needle = filter.lowercased()
+        visible = items.indices.filter { needle.isEmpty || label(items[$0]).lowercased().contains(needle) }
+        cursor = min(cursor, max(0, visible.count - 1))
+        top = min(top, cursor)
+    }
+}

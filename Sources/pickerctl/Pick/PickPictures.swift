@@ -1,0 +1,108 @@
+import PickerProtocol
+
+/// What the right-hand side shows; a new key means the old picture is erased and a new one drawn.
+enum PictureKey: Equatable {
+    case photo(String, message: String, CellRect)
+    case grid(album: String, picks: [String], current: Int?, CellRect)
+    case preview(String, CellRect)
+    case empty(CellRect)
+
+    var rect: CellRect {
+        switch self {
+        case .photo(_, _, let r), .grid(_, _, _, let r), .preview(_, let r), .empty(let r): return r
+        }
+    }
+}
+
+/// The image pane: fetches the daemon's picture for what the model shows and draws it with the back-end,
+/// erasing the previous one first, so no stale picture stays on screen.
+final class PickPictures {
+    private let backend: GraphicsBackend
+    private let daemon: PickDaemon
+    private var shown: PictureKey? = nil
+
+    init(backend: GraphicsBackend, daemon: PickDaemon) {
+        self.backend = backend
+        self.daemon = daemon
+    }
+
+    /// Erases the picture on screen (mode change, resize, exit).
+    func forget(_ terminal: TerminalSession) {
+        if let old = shown { terminal.write(backend.erase(old.rect)) }
+        shown = nil
+    }
+
+    /// Erases the picture on screen when a different one is wanted: called before the text is redrawn,
+    /// so erasing never wipes text drawn in the same frame.
+    func eraseIfChanging(model: PickerModel, layout: PickLayout, on terminal: TerminalSession) {
+        if wanted(model, layout) != shown { forget(terminal) }
+    }
+
+    func show(model: inout PickerModel, layout: PickLayout, on terminal: TerminalSession) {
+        let key = wanted(model, layout)
+        guard key != shown else { return }
+        forget(terminal)
+        shown = key
+        switch key {
+        case .empty(let rect): terminal.write(ScreenText.blank(rect))
+        case .photo(_, _, let rect):
+            draw(backend.imageRequest(session: daemon.session, rect: rect), in: rect, on: terminal)
+        case .preview(_, let rect):
+            terminal.write(ScreenText.blank(rect))
+            draw(backend.previewRequest(session: daemon.session, rect: rect, pixels: layout.pixels(of: rect)), in: rect, on: terminal)
+        case .grid(_, _, _, let rect):
+            if backend.showsPNG {
+                drawGrid(model: &model, layout: layout, rect: rect, on: terminal)
+            } else {
+                terminal.write(TextGrid.draw(model: &model, in: rect))
+            }
+        }
+    }
+
+    private func wanted(_ model: PickerModel, _ layout: PickLayout) -> PictureKey {
+        switch model.mode {
+        case .preview:
+            guard let photo = model.session.photo else { return .empty(layout.previewArea) }
+            return .preview(photo, layout.previewArea)
+        case .grid:
+            guard let album = model.session.album else { return .empty(layout.imagePane) }
+            return .grid(album: album, picks: model.picks, current: model.session.photoIndex, layout.imagePane)
+        case .panes:
+            guard let photo = model.session.photo else { return .empty(layout.imagePane) }
+            return .photo(photo, message: model.session.message, layout.imagePane)
+        }
+    }
+
+    private func draw(_ request: Request?, in rect: CellRect, on terminal: TerminalSession) {
+        guard let request else {
+            terminal.write(note("(no pictures: --graphics \(backend.kind.rawValue))", in: rect))
+            return
+        }
+        do throws(CLIError) {
+            let reply = try daemon.call(request)
+            guard case .image(let image) = reply else { throw unexpected(reply) }
+            terminal.write(backend.draw(image, in: rect))
+        } catch {
+            terminal.write(note(error.message, in: rect))
+        }
+    }
+
+    private func drawGrid(model: inout PickerModel, layout: PickLayout, rect: CellRect, on terminal: TerminalSession) {
+        let pixels = layout.pixels(of: rect)
+        // 100 px cells as the design has them, smaller when the pane is narrow.
+        let cellSize = max(16, min(100, pixels.width / 3))
+        do throws(CLIError) {
+            let reply = try daemon.call(.thumbnails(ThumbnailRequest(session: daemon.session, cellSize: cellSize)))
+            guard case .thumbnails(let sheet) = reply, let image = sheet.image else { throw unexpected(reply) }
+            model.gridColumns = max(1, sheet.geometry.columns)
+            model.gridHit = GridHit.pixelGrid(sheet.geometry, rect: rect, cell: layout.cell)
+            terminal.write(backend.draw(image, in: rect))
+        } catch {
+            terminal.write(note(error.message, in: rect))
+        }
+    }
+
+    private func note(_ text: String, in rect: CellRect) -> [UInt8] {
+        Array((ScreenText.moveTo(column: rect.column, row: rect.row) + PickRenderer.fit(PickRenderer.shown(text), rect.width)).utf8)
+    }
+}

@@ -1,0 +1,117 @@
+import PickerProtocol
+import PickerSystem
+
+/// One row of text to show, starting at a column; the renderer rewrites a row only when it changed.
+struct ScreenRow: Equatable {
+    var column: Int
+    var text: String
+}
+
+/// Turns the model into rows of text (the screen model) and writes only what changed since the last
+/// frame, all inside synchronized output (DEC 2026) so the terminal never shows half a redraw.
+/// The image pane is not part of the rows: the graphics back-end owns it.
+struct PickRenderer {
+    private var last: [Int: ScreenRow] = [:]
+
+    static let help = "↑↓ jk move  ←→ Tab pane  Enter open/accept  Space pick  / filter  g grid  p preview  Esc q cancel"
+    static let syncBegin = "\u{1b}[?2026h"
+    static let syncEnd = "\u{1b}[?2026l"
+
+    /// Forget the last frame (after a resize or a full clear).
+    mutating func invalidate() { last = [:] }
+
+    /// The bytes that bring the screen from the last frame to this one (not wrapped in sync).
+    mutating func update(to rows: [Int: ScreenRow]) -> String {
+        var out = ""
+        // Rows that are gone (entering the preview) are cleared before the picture is drawn over them.
+        for row in last.keys.sorted() where rows[row] == nil {
+            out += ScreenText.moveTo(column: 0, row: row) + "\u{1b}[0m\u{1b}[2K"
+        }
+        for (row, content) in rows.sorted(by: { $0.key < $1.key }) where last[row] != content {
+            out += ScreenText.moveTo(column: content.column, row: row) + content.text + "\u{1b}[0m"
+        }
+        last = rows
+        return out
+    }
+
+    /// The screen model for the panes view.
+    static func rows(_ model: PickerModel, _ layout: PickLayout, graphics: GraphicsKind) -> [Int: ScreenRow] {
+        var rows: [Int: ScreenRow] = [:]
+        if layout.isTooSmall {
+            rows[0] = ScreenRow(column: 0, text: fit("terminal too small for pick (\(PickLayout.minimumColumns)x\(PickLayout.minimumRows))", layout.columns))
+            return rows
+        }
+        rows[layout.headerRow] = ScreenRow(column: 0, text: header(model, layout.columns))
+        if model.mode == .preview {
+            rows[layout.helpRow] = ScreenRow(column: 0, text: "\u{1b}[2m" + fit("any key returns", layout.columns))
+            return rows
+        }
+        rows[1] = ScreenRow(column: 0, text: headings(model, layout))
+        let albums = layout.albumPane, photos = layout.photoPane
+        for r in 0..<albums.height {
+            let albumCell = albumRow(model, at: model.albums.top + r, width: albums.width)
+            let photoCell = photoRow(model, at: model.photos.top + r, width: photos.width)
+            rows[albums.row + r] = ScreenRow(column: 0, text: albumCell + "\u{1b}[0m│" + photoCell + "\u{1b}[0m│")
+        }
+        rows[layout.statusRow] = ScreenRow(column: 0, text: status(model, layout.columns, graphics: graphics))
+        rows[layout.helpRow] = ScreenRow(column: 0, text: "\u{1b}[2m" + fit(help, layout.columns))
+        return rows
+    }
+
+    /// Title top-left (bold), message top-right.
+    static func header(_ model: PickerModel, _ width: Int) -> String {
+        let title = shown(model.session.title)
+        let message = shown(model.session.message)
+        let gap = width - title.count - message.count
+        if gap < 1 { return "\u{1b}[1m" + fit(title, width) }
+        return "\u{1b}[1m" + title + "\u{1b}[0m" + String(repeating: " ", count: gap) + message
+    }
+
+    private static func headings(_ model: PickerModel, _ layout: PickLayout) -> String {
+        let albumTitle = model.focus == .albums && !model.albums.filter.isEmpty ? "Albums /\(shown(model.albums.filter))" : "Albums"
+        let photoTitle = model.focus == .photos && !model.photos.filter.isEmpty
+            ? "Photos /\(shown(model.photos.filter))" : "Photos (\(model.photos.count))"
+        let imageTitle = model.mode == .grid ? "Grid" : shown(model.session.photo ?? "")
+        return "\u{1b}[4m" + fit(albumTitle, layout.albumPane.width) + " " + fit(photoTitle, layout.photoPane.width) + " "
+            + fit(imageTitle, layout.imagePane.width)
+    }
+
+    private static func albumRow(_ model: PickerModel, at row: Int, width: Int) -> String {
+        guard let album = model.albums.item(atRow: row) else { return String(repeating: " ", count: width) }
+        let open = album.name == model.session.album ? "▸" : " "
+        let text = fit(open + shown(album.name) + " (\(album.photoCount))", width)
+        return style(row == model.albums.cursor, focused: model.focus == .albums) + text
+    }
+
+    private static func photoRow(_ model: PickerModel, at row: Int, width: Int) -> String {
+        guard let photo = model.photos.item(atRow: row) else { return String(repeating: " ", count: width) }
+        let mark = model.pickNumber(of: photo.path).map { "\u{1b}[1;32m" + fit("✓\($0)", 4) + "\u{1b}[22;39m" } ?? "    "
+        let cursor = photo.index == model.session.photoIndex
+        return style(cursor, focused: model.focus == .photos) + mark + fit(shown(photo.name), width - 4)
+    }
+
+    /// The cursor row: reverse video in the focused pane, bold elsewhere.
+    private static func style(_ isCursor: Bool, focused: Bool) -> String {
+        guard isCursor else { return "\u{1b}[0m" }
+        return focused ? "\u{1b}[0;7m" : "\u{1b}[0;1m"
+    }
+
+    private static func status(_ model: PickerModel, _ width: Int, graphics: GraphicsKind) -> String {
+        var left = model.pickCountText
+        if model.filterEditing { left += "   filter: /" + shown(model.currentFilter) + "▏" }
+        if !model.notice.isEmpty { left += "   " + model.notice }
+        let right = "[\(graphics.rawValue)]"
+        let gap = width - left.count - right.count
+        return gap >= 1 ? left + String(repeating: " ", count: gap) + right : fit(left, width)
+    }
+
+    /// Control characters shown escaped: names and titles never reach the terminal raw.
+    static func shown(_ text: String) -> String { InertText.escaped(text) }
+
+    /// Cut or pad to exactly `width` characters.
+    static func fit(_ text: String, _ width: Int) -> String {
+        guard width > 0 else { return "" }
+        if text.count > width { return String(text.prefix(max(0, width - 1))) + "…" }
+        return text + String(repeating: " ", count: width - text.count)
+    }
+}

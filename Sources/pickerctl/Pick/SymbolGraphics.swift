@@ -1,0 +1,28 @@
+import PickerProtocol
+
+/// Coloured Unicode symbols rendered by the daemon (libchafa) for the pane's cells: works in every
+/// terminal with 24-bit colour, tmux without passthrough included.
+struct SymbolGraphics: GraphicsBackend {
+    var kind: GraphicsKind { .symbols }
+    var showsPNG: Bool { false }
+
+    func imageRequest(session: String, rect: CellRect) -> Request? {
+        TerminalImageRequests.symbols(session: session, columns: rect.width, rows: rect.height)
+    }
+
+    func previewRequest(session: String, rect: CellRect, pixels: (width: Int, height: Int)) -> Request? {
+        TerminalImageRequests.symbolsPreview(session: session, columns: rect.width, rows: rect.height, pixels: pixels)
+    }
+
+    /// The reply's rows, each drawn at its own row of the pane (rows end in "\n").
+    func draw(_ image: EncodedImage, in rect: CellRect) -> [UInt8] {
+        var out: [UInt8] = []
+        var row = 0
+        for line in image.data.split(separator: 0x0a, omittingEmptySubsequences: false) where row < rect.height {
+            out += Array(ScreenText.moveTo(column: rect.column, row: rect.row + row).utf8)
+            out += line
+            row += 1
+        }
+        return out + Array("\u{1b}[0m".utf8)
+    }
+}

@@ -1,0 +1,10 @@
+import PickerProtocol
+
+/// No pictures: the pane names the photo's size instead.
+struct TextOnlyGraphics: GraphicsBackend {
+    var kind: GraphicsKind { .none }
+    var showsPNG: Bool { false }
+    func imageRequest(session: String, rect: CellRect) -> Request? { nil }
+    func previewRequest(session: String, rect: CellRect, pixels: (width: Int, height: Int)) -> Request? { nil }
+    func draw(_ image: EncodedImage, in rect: CellRect) -> [UInt8] { [] }
+}
