@@ -14,7 +14,7 @@
 # Swift itself is not installed here (expected at /opt/swift/usr/bin or on PATH).
 set -euo pipefail
 
-packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libssl-dev libsqlite3-dev pkg-config python3 python3-pil
+packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libssl-dev libsqlite3-dev pkg-config python3 python3-pil
           tmux zsh fish neovim systemd)
 for set in "$@"; do
     case "$set" in

@@ -96,6 +96,37 @@ int pk_webp_decode(const uint8_t *data, size_t len, int scaled_width,
                    int scaled_height, uint64_t max_pixels, pk_image *out,
                    char *msg);
 
+/* ---- HEIF / AVIF (libheif; pk_heif.c) ---- */
+
+/* Reads `count` bytes at `offset` into dst; 0 on success. Lets header probes read
+ * only the boxes they need instead of the whole file. */
+typedef int (*pk_read_fn)(void *context, int64_t offset, void *dst, size_t count);
+
+/* What a HEIF file's primary image declares. Sizes are after the HEIF transforms
+ * (irot, imir, clap), i.e. upright. exif (malloc'd, release with pk_free) is the
+ * TIFF block of the file's Exif item, or NULL. */
+typedef struct pk_heif_header {
+    int width;
+    int height;
+    int has_alpha;
+    int bit_depth;
+    int thumbnails;
+    uint8_t *exif;
+    size_t exif_len;
+} pk_heif_header;
+
+/* Parses the container (not the pictures) through `read`. An Exif item larger than
+ * max_exif is left out. */
+int pk_heif_info(pk_read_fn read, void *context, int64_t file_size, uint64_t max_pixels,
+                 size_t max_exif, pk_heif_header *out, char *msg);
+
+/* The primary image, upright (libheif applies irot/imir/clap), 8-bit RGB or RGBA.
+ * Its declared size is checked against max_pixels before decoding. When thumb_min_w
+ * and thumb_min_h are > 0 and an embedded thumbnail covers them with the primary
+ * image's aspect ratio (within 1 %), that thumbnail is decoded instead. */
+int pk_heif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int thumb_min_w,
+                   int thumb_min_h, pk_image *out, char *msg);
+
 /* ---- Encoders (to a malloc'd buffer; release with pk_free) ---- */
 
 /* PNG; compression_level 0-9 (1-2 recommended for speed). */

@@ -67,23 +67,15 @@ public enum ImageRenderer {
         let display = PixelSize(width: header.displayWidth, height: header.displayHeight)
         let plannedTarget = headerKnowsSize
             ? OrientationTransform.uprightSize(fit.fittedSize(for: display), header.orientation) : nil
-        if header.format != .webp, let target = plannedTarget {
-            // JPEG and PNG decode and resample in one streaming pass: the
-            // full-size picture is never held, and for big pictures the
-            // resampler runs on a second thread while the decoder goes on.
+        if let target = plannedTarget, let codec = ImageCodecs.codec(for: header.format) {
+            // The codec decodes and resamples in one go: JPEG and PNG stream rows into the
+            // resampler (the full-size picture is never held), the others shrink on load first.
             let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
             if Int64(stored.width) * Int64(stored.height) > Int64(max(0, maxPixels)) {
                 throw ImageDecoder.tooLarge(stored, maxPixels: maxPixels, photoName: photoName)
             }
-            let resized: PixelImage
-            if header.format == .jpeg {
-                let denominator = ShrinkFactor.jpegDenominator(stored: stored, target: target)
-                resized = try JPEGDecoder.decodeFitted(data, scaleDenominator: denominator, size: target,
-                                                       maxPixels: maxPixels, photoName: photoName)
-            } else {
-                resized = try PNGDecoder.decodeFitted(data, size: target, maxPixels: maxPixels,
-                                                      photoName: photoName)
-            }
+            let resized = try codec.decodeFitted(data, stored: stored, size: target, maxPixels: maxPixels,
+                                                 photoName: photoName)
             return try named(photoName) { () throws(PickerError) in
                 try OrientationTransform.apply(header.orientation, to: resized)
             }

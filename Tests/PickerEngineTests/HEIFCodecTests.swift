@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import PickerProtocol
+import PickerTestSupport
+@testable import PickerEngine
+
+/// HEIC and AVIF through libheif: the corpus's `heic/` and `avif/` files (their manifest says
+/// `decode (future)`, which means `decode` now that the formats are read), judged by their
+/// upright display size, by the sRGB reference made alongside the AVIF files, and by
+/// `heif-convert` (libheif's own tool, which applies the HEIF transforms) where it is installed.
+@Suite struct HEIFCodecTests {
+    static let maxPixels = 200_000_000
+    static let heifConvert = "/usr/bin/heif-convert"
+    static let hasHeifConvert = FileManager.default.isExecutableFile(atPath: heifConvert)
+
+    /// The corpus's HEIF files that must decode (manifest `decode (future)`, category heic or avif).
+    static func decodable() -> [CorpusEntry] {
+        TestCorpus.entries(where: { ($0.category == "heic" || $0.category == "avif") && $0.expect == "decode (future)" },
+                           describedAs: "HEIF file to decode (heic/ or avif/, expect \"decode (future)\")")
+    }
+
+    func header(_ entry: CorpusEntry, _ bytes: [UInt8]) throws -> ImageHeader {
+        try ImageHeaderReader.read(bytes: bytes, name: entry.fileName)
+    }
+
+    @Test func everyHEIFFileIsReadAsHEICOrAVIFUprightAtItsDisplaySize() throws {
+        for entry in Self.decodable() {
+            guard let bytes = TestCorpus.bytes(entry) else { continue }
+            let display = try #require(entry.display, "\(entry.path): the manifest gives no display size")
+            let header = try header(entry, bytes)
+            #expect(header.format == (entry.category == "avif" ? .avif : .heic), "\(entry.path): \(header.format)")
+            // libheif applies irot/imir/clap: the header is upright and EXIF orientation is ignored.
+            #expect(header.orientation == .up, "\(entry.path): orientation \(header.orientation)")
+            #expect([header.displayWidth, header.displayHeight] == display,
+                    "\(entry.path): header \(header.displayWidth)x\(header.displayHeight), display \(display)")
+            let image = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: entry.fileName,
+                                                       minimumDisplaySize: nil, maxPixels: Self.maxPixels)
+            #expect([image.width, image.height] == display, "\(entry.path): decoded \(image.size), display \(display)")
+            #expect(image.pixels.count == image.width * image.height * image.channels)
+        }
+    }
+
+    @Test func everyHEIFFileRendersToExactlyTheFittedSize() throws {
+        for entry in Self.decodable() {
+            guard let bytes = TestCorpus.bytes(entry), let display = entry.display, display.count == 2 else { continue }
+            let header = try header(entry, bytes)
+            for fit in [FitTarget(maxWidth: 600, maxHeight: 400), FitTarget(maxWidth: 64, maxHeight: 64)] {
+                let out = try ImageRenderer.render(data: bytes, header: header, photoName: entry.fileName, fit: fit,
+                                                   output: .png, maxPixels: Self.maxPixels)
+                let expected = fit.fittedSize(for: PixelSize(width: display[0], height: display[1]))
+                #expect(out.width == expected.width && out.height == expected.height, "\(entry.path) into \(fit)")
+            }
+        }
+    }
+
+    /// The reference PNG, and the file decoded and resampled to the reference's size (turned by `turn`).
+    func compareWithReference(_ path: String) throws -> (decoded: PixelImage, reference: PixelImage)? {
+        guard let (entry, bytes, _) = TestCorpus.required(path),
+              let (_, refBytes, _) = TestCorpus.required("avif/reference-srgb.png") else { return nil }
+        let reference = try PNGDecoder.decode(refBytes, maxPixels: Self.maxPixels, photoName: "reference-srgb.png")
+        let header = try header(entry, bytes)
+        let decoded = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: entry.fileName,
+                                                     minimumDisplaySize: nil, maxPixels: Self.maxPixels)
+        return (decoded, reference)
+    }
+
+    @Test func avifMatchesItsSRGBReference() throws {
+        guard let (decoded, reference) = try compareWithReference("avif/photo.avif") else { return }
+        let diff = try #require(meanAbsoluteDifference(decoded, reference), "size \(decoded.size) vs \(reference.size)")
+        #expect(diff <= 4, "photo.avif differs from reference-srgb.png by \(diff)/255")
+    }
+
+    @Test func avifWithIrot90IsTurnedAnticlockwiseExactlyOnce() throws {
+        guard let (decoded, reference) = try compareWithReference("avif/photo-irot90.avif") else { return }
+        // EXIF orientation 8 turns a stored picture 90° anticlockwise: the reference as it must look.
+        let turned = try OrientationTransform.apply(.left, to: reference)
+        let diff = try #require(meanAbsoluteDifference(decoded, turned), "size \(decoded.size) vs \(turned.size)")
+        #expect(diff <= 4, "photo-irot90.avif differs from the turned reference by \(diff)/255")
+        // Turned the other way it must be far off, so the test can tell.
+        let wrong = try OrientationTransform.apply(.right, to: reference)
+        let wrongDiff = try #require(meanAbsoluteDifference(decoded, wrong))
+        #expect(wrongDiff > 20, "the picture looks the same turned either way (\(wrongDiff)/255)")
+    }
+
+    @Test(.enabled(if: hasHeifConvert, "needs heif-convert (apt-get install libheif-examples)"))
+    func heicFilesLookLikeHeifConvertOutput() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("heifref-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for entry in Self.decodable() where entry.category == "heic" {
+            guard let bytes = TestCorpus.bytes(entry), let root = TestCorpus.located?.root else { continue }
+            let out = dir.appendingPathComponent(entry.fileName + ".png").path
+            let run = try runChild(Self.heifConvert, [root.appendingPathComponent(entry.path).path, out])
+            try #require(run.exitCode == 0, "heif-convert \(entry.path): \(run)")
+            // With several top-level images heif-convert numbers its outputs; the first is the primary.
+            let numbered = dir.appendingPathComponent(entry.fileName + "-1.png").path
+            let written = FileManager.default.fileExists(atPath: out) ? out : numbered
+            let refBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: written)))
+            let reference = try PNGDecoder.decode(refBytes, maxPixels: Self.maxPixels, photoName: out)
+            let header = try header(entry, bytes)
+            // Full size: the same pixels as libheif's own tool (same transforms, same conversion).
+            let full = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: entry.fileName,
+                                                      minimumDisplaySize: nil, maxPixels: Self.maxPixels)
+            try #require(full.size == reference.size, "\(entry.path): \(full.size) vs heif-convert's \(reference.size)")
+            // Compared at a quarter of the size: the sum over 12 Mpx is slow in a debug build.
+            let quarter = PixelSize(width: max(1, full.width / 4), height: max(1, full.height / 4))
+            let same = try #require(meanAbsoluteDifference(try Resampler.resample(full, to: quarter),
+                                                           try Resampler.resample(reference, to: quarter)))
+            #expect(same <= 1, "\(entry.path) differs from heif-convert's output by \(same)/255")
+            // Grid-cell size: may come from the embedded thumbnail (a lossy preview of the same
+            // picture), so a looser bound; turned the wrong way it is far off.
+            let fit = FitTarget(maxWidth: 160, maxHeight: 160)
+            let cell = try ImageRenderer.fittedUpright(data: bytes, header: header, photoName: entry.fileName,
+                                                       fit: fit, maxPixels: Self.maxPixels)
+            let theirs = try Resampler.resample(reference, to: fit.fittedSize(for: reference.size))
+            let diff = try #require(meanAbsoluteDifference(cell, theirs), "\(entry.path): \(cell.size) vs \(theirs.size)")
+            #expect(diff <= 10, "\(entry.path) at \(cell.size) differs from heif-convert's output by \(diff)/255")
+            let flipped = try OrientationTransform.apply(.down, to: theirs)
+            let wrong = try #require(meanAbsoluteDifference(cell, flipped))
+            #expect(wrong > diff + 10, "\(entry.path): upside down is as close (\(wrong)) as upright (\(diff))")
+        }
+    }
+
+    @Test func smallTargetsUseTheEmbeddedThumbnailWhenItIsBigEnough() throws {
+        guard let (entry, bytes, _) = TestCorpus.required("heic/libheif_rainbow-451x461.heic") else { return }
+        // The rainbow has no thumbnail: a small target still decodes the whole picture.
+        let full = try ImageDecoder.decode(bytes, header: try header(entry, bytes), photoName: entry.fileName,
+                                           storedTarget: PixelSize(width: 20, height: 20), maxPixels: Self.maxPixels)
+        #expect(full.size == PixelSize(width: 451, height: 461))
+        // libheif's example (full corpus only) has thumbnails.
+        guard TestCorpus.entry(path: "heic/libheif_example.heic") != nil,
+              let (example, exampleBytes, _) = TestCorpus.required("heic/libheif_example.heic") else { return }
+        let header = try header(example, exampleBytes)
+        let small = try ImageDecoder.decode(exampleBytes, header: header, photoName: example.fileName,
+                                            storedTarget: PixelSize(width: 100, height: 67), maxPixels: Self.maxPixels)
+        #expect(small.width < 1280 && small.width >= 100 && small.height >= 67, "thumbnail \(small.size)")
+        let ratio = (Double(small.width) / Double(small.height)) / (1280.0 / 854.0)
+        #expect(abs(ratio - 1) < 0.01, "thumbnail \(small.size) has another aspect ratio")
+        let big = try ImageDecoder.decode(exampleBytes, header: header, photoName: example.fileName,
+                                          storedTarget: PixelSize(width: 1000, height: 667), maxPixels: Self.maxPixels)
+        #expect(big.size == PixelSize(width: 1280, height: 854), "a target above the thumbnail decodes the picture")
+    }
+
+    @Test func pixelCapIsCheckedOnTheDeclaredSizeBeforeDecoding() throws {
+        guard let (entry, bytes, _) = TestCorpus.required("heic/libheif_rainbow-451x461.heic") else { return }
+        // A header that understates the size: the C decoder checks the container's own size.
+        let lying = ImageHeader(format: .heic, storedWidth: 1, storedHeight: 1)
+        do {
+            let image = try ImageDecoder.decode(bytes, header: lying, photoName: entry.fileName, storedTarget: nil,
+                                                maxPixels: 451 * 461 - 1)
+            Issue.record("decoded \(image.size) over the cap")
+        } catch {
+            #expect(error.code == .imageTooLarge, "\(error.message)")
+            #expect(error.message.contains(entry.fileName))
+        }
+    }
+
+    @Test func damagedHEIFGivesCorruptOrUnsupportedNamingTheFile() throws {
+        guard let (entry, bytes, _) = TestCorpus.required("heic/libheif_rainbow-451x461.heic") else { return }
+        let header = try header(entry, bytes)
+        for cut in [bytes.count / 2, bytes.count - 100, 200] {
+            do {
+                let image = try ImageDecoder.decode(Array(bytes.prefix(cut)), header: header, photoName: entry.fileName,
+                                                    storedTarget: nil, maxPixels: Self.maxPixels)
+                Issue.record("\(cut) of \(bytes.count) bytes decoded to \(image.size)")
+            } catch {
+                #expect([.corruptImage, .unsupportedImage].contains(error.code), "\(cut): \(error.message)")
+                #expect(error.message.hasPrefix("\(entry.fileName): "), "\(error.message)")
+            }
+        }
+    }
+
+    @Test func sniffingTellsAVIFFromHEICByBrand() {
+        func ftyp(_ major: String, _ compatible: [String]) -> [UInt8] {
+            let size = 16 + 4 * compatible.count
+            var bytes: [UInt8] = [0, 0, 0, UInt8(size)] + Array("ftyp".utf8) + Array(major.utf8) + [0, 0, 0, 0]
+            for brand in compatible { bytes += Array(brand.utf8) }
+            return bytes + [0, 0, 0, 8] + Array("meta".utf8)
+        }
+        #expect(FormatSniffer.sniff(ftyp("heic", ["mif1", "heic"])) == .heic)
+        #expect(FormatSniffer.sniff(ftyp("mif1", ["mif1", "avif", "miaf"])) == .avif)
+        #expect(FormatSniffer.sniff(ftyp("avif", [])) == .avif)
+        #expect(FormatSniffer.sniff(ftyp("isom", ["mp41"])) == nil, "an MP4 is no photo")
+        #expect(FormatSniffer.sniff(Array(ftyp("heic", []).prefix(10))) == nil)
+    }
+}
