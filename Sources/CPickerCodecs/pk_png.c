@@ -197,7 +197,7 @@ static int pk_png_decode_impl(const uint8_t *data, size_t len, uint64_t max_pixe
 
     if (resample) {
         uint8_t *fitted = NULL;
-        int status = pk_resample(pixels, (int)w, (int)h, channels, 0, 0, (int)w, (int)h, dst_w,
+        int status = pk_resample(pixels, rowbytes * h, (int)w, (int)h, channels, 0, 0, (int)w, (int)h, dst_w,
                                  dst_h, &fitted);
         free(pixels);
         if (status != PK_OK) {

@@ -16,7 +16,7 @@ import PickerProtocol
                 if alpha { bytes[i + 3] = 255 }
             }
         }
-        return PixelImage(unchecked: w, height: h, channels: c, pixels: bytes)
+        return syntheticPicture(w, h, c, bytes)
     }
 
     func file(_ format: ImageFormat, _ w: Int, _ h: Int) throws -> [UInt8] {

@@ -150,3 +150,15 @@ func meanAbsoluteDifference(_ a: PixelImage, _ b: PixelImage) -> Double? {
     }
     return Double(total) / Double(n * 3)
 }
+
+/// A picture a test made itself, through the validating initialiser; records an issue (and gives
+/// one black pixel) when the bytes do not fit the sizes.
+func syntheticPicture(_ width: Int, _ height: Int, _ channels: Int, _ pixels: [UInt8],
+                      sourceLocation: SourceLocation = #_sourceLocation) -> PixelImage {
+    guard let image = PixelImage(width: width, height: height, channels: channels, pixels: pixels) else {
+        Issue.record("\(pixels.count) bytes do not make a \(width)x\(height)x\(channels) picture",
+                     sourceLocation: sourceLocation)
+        return PixelImage(pixelOf: .black)
+    }
+    return image
+}

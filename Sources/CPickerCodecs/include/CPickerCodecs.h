@@ -142,34 +142,36 @@ int pk_jpeg_encode(const uint8_t *pixels, int width, int height, int channels,
 int pk_webp_encode(const uint8_t *pixels, int width, int height, int channels,
                    int quality, uint8_t **out, size_t *out_len, char *msg);
 
-/* ---- Pixel kernels ---- */
+/* ---- Pixel kernels ----
+ * Every buffer comes with its length in bytes; a kernel whose buffer is shorter than
+ * its sizes say returns PK_INVALID (the void ones do nothing). */
 
 /* Lanczos-3 resample of the rectangle (crop_x, crop_y, crop_w, crop_h) of src
  * (src_w x src_h, channels 3/4, row stride src_w*channels) to dst_w x dst_h.
  * Alpha is premultiplied during filtering. Large reductions are first
  * box-reduced by an integer factor that leaves at least 2x for Lanczos.
  * Output is tightly packed with the same channel count. */
-int pk_resample(const uint8_t *src, int src_w, int src_h, int channels,
+int pk_resample(const uint8_t *src, size_t src_len, int src_w, int src_h, int channels,
                 int crop_x, int crop_y, int crop_w, int crop_h,
                 int dst_w, int dst_h, uint8_t **out);
 
 /* Applies EXIF orientation 1-8 (to make a stored image upright) into a new
  * buffer; out_w/out_h receive the upright size. Orientation 1 copies. */
-int pk_orient(const uint8_t *src, int width, int height, int channels,
+int pk_orient(const uint8_t *src, size_t src_len, int width, int height, int channels,
               int orientation, uint8_t **out, int *out_w, int *out_h);
 
 /* Flattens RGBA over the solid colour (r,g,b) into a new RGB buffer. */
-int pk_flatten(const uint8_t *rgba, int width, int height, uint8_t r,
+int pk_flatten(const uint8_t *rgba, size_t rgba_len, int width, int height, uint8_t r,
                uint8_t g, uint8_t b, uint8_t **out);
 
 /* Draws src (RGB or RGBA, alpha blended) onto an RGB canvas at (x, y),
  * clipping at the canvas edges. */
-void pk_draw_onto(uint8_t *canvas, int canvas_w, int canvas_h,
-                  const uint8_t *src, int src_w, int src_h, int src_channels,
+void pk_draw_onto(uint8_t *canvas, size_t canvas_len, int canvas_w, int canvas_h,
+                  const uint8_t *src, size_t src_len, int src_w, int src_h, int src_channels,
                   int x, int y);
 
 /* Fills an RGB canvas with one colour. */
-void pk_fill_rgb(uint8_t *canvas, int width, int height, uint8_t r, uint8_t g,
+void pk_fill_rgb(uint8_t *canvas, size_t canvas_len, int width, int height, uint8_t r, uint8_t g,
                  uint8_t b);
 
 #ifdef __cplusplus

@@ -103,6 +103,6 @@ final class ThumbnailCells: Sendable {
     private func placeholder(_ size: Int) -> PixelImage {
         let grey = GridPainter.placeholder
         return (try? Compositor.canvas(PixelSize(width: size, height: size), colour: grey))
-            ?? PixelImage(unchecked: 1, height: 1, channels: 3, pixels: [grey.red, grey.green, grey.blue])
+            ?? PixelImage(pixelOf: grey)
     }
 }

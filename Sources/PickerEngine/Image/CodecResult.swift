@@ -61,7 +61,7 @@ enum CodecResult {
             return nil
         }
         guard let bytes = adopt(image.pixels, count: w * h * c) else { return nil }
-        return PixelImage(unchecked: w, height: h, channels: c, pixels: bytes)
+        return PixelImage(width: w, height: h, channels: c, pixels: bytes)
     }
 
     /// The pixel cap as the C side wants it.
