@@ -131,15 +131,16 @@ import PickerTestSupport
         }
     }
 
-    @Test func smallTargetsUseTheEmbeddedThumbnailWhenItIsBigEnough() throws {
+    @Test func smallTargetsDecodeTheWholePictureWhenThereIsNoThumbnail() throws {
         guard let (entry, bytes, _) = TestCorpus.required("heic/libheif_rainbow-451x461.heic") else { return }
-        // The rainbow has no thumbnail: a small target still decodes the whole picture.
         let full = try ImageDecoder.decode(bytes, header: try header(entry, bytes), photoName: entry.fileName,
                                            storedTarget: PixelSize(width: 20, height: 20), maxPixels: Self.maxPixels)
         #expect(full.size == PixelSize(width: 451, height: 461))
-        // libheif's example (full corpus only) has thumbnails.
-        guard TestCorpus.entry(path: "heic/libheif_example.heic") != nil,
-              let (example, exampleBytes, _) = TestCorpus.required("heic/libheif_example.heic") else { return }
+    }
+
+    @Test(.enabled(if: hasLibheifExample, "needs the full corpus (heic/libheif_example.heic)"))
+    func smallTargetsUseLibheifExamplesThumbnail() throws {
+        guard let (example, exampleBytes, _) = TestCorpus.required("heic/libheif_example.heic") else { return }
         let header = try header(example, exampleBytes)
         let small = try ImageDecoder.decode(exampleBytes, header: header, photoName: example.fileName,
                                             storedTarget: PixelSize(width: 100, height: 67), maxPixels: Self.maxPixels)
@@ -192,5 +193,92 @@ import PickerTestSupport
         #expect(FormatSniffer.sniff(ftyp("avif", [])) == .avif)
         #expect(FormatSniffer.sniff(ftyp("isom", ["mp41"])) == nil, "an MP4 is no photo")
         #expect(FormatSniffer.sniff(Array(ftyp("heic", []).prefix(10))) == nil)
+    }
+
+    // MARK: - Files made by libheif's own encoder (heif-enc, libheif-examples)
+
+    static let heifEnc = "/usr/bin/heif-enc"
+    static let hasHeifEnc = FileManager.default.isExecutableFile(atPath: heifEnc)
+
+    /// `source` (a corpus file) encoded by heif-enc with `arguments`; the HEIF file's bytes.
+    func encoded(_ source: String, _ arguments: [String]) throws -> [UInt8]? {
+        guard let root = TestCorpus.located?.root, TestCorpus.required(source) != nil else { return nil }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("heifenc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.heic").path
+        let run = try runChild(Self.heifEnc, arguments + [root.appendingPathComponent(source).path, "-o", out])
+        try #require(run.exitCode == 0, "heif-enc \(source): \(run)")
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+    }
+
+    @Test(.enabled(if: hasHeifEnc, "needs heif-enc (apt-get install libheif-examples)"))
+    func tenBitHEICWithAlphaDecodesTo8BitRGBA() throws {
+        // A 16-bit RGBA PNG: heif-enc writes 10-bit HEVC with an alpha plane.
+        let source = "pngsuite/basi6a16.png"
+        guard let bytes = try encoded(source, []), let (_, png, _) = TestCorpus.required(source) else { return }
+        let header = try ImageHeaderReader.read(bytes: bytes, name: "ten-bit.heic")
+        #expect(header.format == .heic && header.storedWidth == 32 && header.storedHeight == 32)
+        let image = try ImageDecoder.decode(bytes, header: header, photoName: "ten-bit.heic", storedTarget: nil,
+                                            maxPixels: Self.maxPixels)
+        let reference = try PNGDecoder.decode(png, maxPixels: Self.maxPixels, photoName: source)
+        #expect(image.channels == 4 && reference.channels == 4)
+        let rgb = try #require(meanAbsoluteDifference(image, reference))
+        #expect(rgb <= 10, "10-bit HEIC differs from its 16-bit source by \(rgb)/255")
+        var alpha = 0
+        for i in stride(from: 3, to: image.pixels.count, by: 4) { alpha += abs(Int(image.pixels[i]) - Int(reference.pixels[i])) }
+        #expect(Double(alpha) / Double(32 * 32) <= 4, "alpha differs by \(Double(alpha) / 1024)/255")
+    }
+
+    @Test(.enabled(if: hasHeifEnc, "needs heif-enc (apt-get install libheif-examples)"))
+    func embeddedThumbnailServesTargetsItCoversAndOnlyThose() throws {
+        guard let bytes = try encoded("exif-orientation/Landscape_1.jpg", ["-t", "320"]) else { return }
+        let header = try ImageHeaderReader.read(bytes: bytes, name: "thumb.heic")
+        #expect(header.displayWidth == 1800 && header.displayHeight == 1200)
+        func decoded(_ w: Int, _ h: Int) throws -> PixelSize {
+            try ImageDecoder.decode(bytes, header: header, photoName: "thumb.heic", storedTarget: PixelSize(width: w, height: h),
+                                    maxPixels: Self.maxPixels).size
+        }
+        // heif-enc's 320-px thumbnail is 320x212: 0.6 % off the picture's 3:2, inside the 1 % allowed.
+        #expect(try decoded(150, 100) == PixelSize(width: 320, height: 212))
+        #expect(try decoded(320, 212) == PixelSize(width: 320, height: 212))
+        #expect(try decoded(321, 214) == PixelSize(width: 1800, height: 1200), "a thumbnail smaller than the target is not used")
+        let cell = try ImageRenderer.fittedUpright(data: bytes, header: header, photoName: "thumb.heic",
+                                                   fit: FitTarget(maxWidth: 120, maxHeight: 120), maxPixels: Self.maxPixels)
+        #expect(cell.size == PixelSize(width: 120, height: 80))
+    }
+
+    @Test func hostileDeclaredSizeIsRefusedAsTooLargeBeforeDecoding() throws {
+        guard let (_, original, _) = TestCorpus.required("avif/photo.avif") else { return }
+        // Rewrite the ispe property to declare 60000x60000 (3.6 Gpx) in a 144 KB file.
+        var bytes = original
+        let ispe = Array("ispe".utf8)
+        let at = try #require((0..<(bytes.count - 16)).first { Array(bytes[$0..<($0 + 4)]) == ispe })
+        for (k, v) in [(8, 60000), (12, 60000)] {
+            bytes[at + k] = UInt8(v >> 24); bytes[at + k + 1] = UInt8(v >> 16 & 0xFF)
+            bytes[at + k + 2] = UInt8(v >> 8 & 0xFF); bytes[at + k + 3] = UInt8(v & 0xFF)
+        }
+        let header = try ImageHeaderReader.read(bytes: bytes, name: "bomb.avif")
+        #expect(header.storedWidth == 60000 && header.storedHeight == 60000, "the header reports what is declared")
+        let lying = ImageHeader(format: .avif, storedWidth: 100, storedHeight: 100)
+        for h in [header, lying] {
+            do {
+                let image = try ImageRenderer.fittedUpright(data: bytes, header: h, photoName: "bomb.avif",
+                                                            fit: FitTarget(maxWidth: 64, maxHeight: 64), maxPixels: Self.maxPixels)
+                Issue.record("decoded \(image.size)")
+            } catch {
+                #expect(error.code == .imageTooLarge, "\(error.message)")
+                #expect(error.message.hasPrefix("bomb.avif: "))
+            }
+        }
+    }
+
+    static let hasIPhonePhoto = TestCorpus.entry(path: "heic/ianare_iphone_13_pro_max.heic") != nil
+    static let hasLibheifExample = TestCorpus.entry(path: "heic/libheif_example.heic") != nil
+
+    @Test(.enabled(if: hasIPhonePhoto, "needs the full corpus (heic/ianare_iphone_13_pro_max.heic)"))
+    func heicCaptureDateComesFromItsExifItem() throws {
+        guard let (entry, bytes, _) = TestCorpus.required("heic/ianare_iphone_13_pro_max.heic") else { return }
+        #expect(try header(entry, bytes).dateTimeOriginal == "2022:02:16 12:55:41")
     }
 }
