@@ -54,7 +54,10 @@ static int64_t pk_src_position(void *userdata) { return ((pk_heif_source *)userd
 static int pk_src_read(void *data, size_t size, void *userdata) {
     pk_heif_source *s = userdata;
     if (s->position < 0 || (int64_t)size > s->size - s->position) return -1;
-    if (size > 0 && s->read(s->context, s->position, data, size) != 0) return -1;
+    /* libheif asserts (aborts) when a read it was promised by wait_for_file_size fails, so a
+     * failed read (an I/O error, a file cut short since its size was taken) gives zeros,
+     * which libheif reports as damaged data. */
+    if (size > 0 && s->read(s->context, s->position, data, size) != 0) memset(data, 0, size);
     s->position += (int64_t)size;
     return 0;
 }
@@ -117,6 +120,9 @@ int pk_heif_info(pk_read_fn read, void *context, int64_t file_size, uint64_t max
     struct heif_context *ctx = pk_heif_context(max_pixels);
     if (!ctx) return PK_NO_MEMORY;
     struct heif_image_handle *handle = NULL;
+    /* libheif 1.15 reads every top-level box whole, and the pictures' bitstreams too when the
+     * file has no colr box (for the colour description in the HEVC/AV1 headers): a header probe
+     * reads most of the file. The library index keeps the result, so that is once per file. */
     struct heif_error err = heif_context_read_from_reader(ctx, &pk_heif_reader, &source, NULL);
     int status = PK_OK;
     if (err.code != heif_error_Ok) {

@@ -281,4 +281,25 @@ import PickerTestSupport
         guard let (entry, bytes, _) = TestCorpus.required("heic/ianare_iphone_13_pro_max.heic") else { return }
         #expect(try header(entry, bytes).dateTimeOriginal == "2022:02:16 12:55:41")
     }
+
+    @Test func heifFileCutShortAfterItsSizeWasTakenGivesAnErrorNotACrash() throws {
+        // libheif aborts the process when a read it was promised fails; the reader must give it
+        // zeros instead. A file that shrinks between fstat and pread (rewritten while scanned).
+        guard let (_, bytes, _) = TestCorpus.required("heic/libheif_rainbow-451x461.heic") else { return }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID().uuidString).heic").path
+        try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fd = open(path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        do {
+            // The container is in the first half: the header may still be read (the missing
+            // pictures are zeros); what must not happen is an abort.
+            let header = try ImageHeaderReader.read(fd: fd, fileSize: bytes.count, name: "cut.heic")
+            #expect(header.displayWidth == 451 && header.displayHeight == 461)
+        } catch {
+            #expect([.corruptImage, .ioError].contains(error.code), "\(error.message)")
+            #expect(error.message.contains("cut.heic"))
+        }
+    }
 }

@@ -115,7 +115,8 @@ typedef struct pk_heif_header {
     size_t exif_len;
 } pk_heif_header;
 
-/* Parses the container (not the pictures) through `read`. An Exif item larger than
+/* Parses the container through `read` (libheif 1.15 reads most of the file: see pk_heif.c).
+ * Reads that fail give zeros (libheif aborts on a failed read). An Exif item larger than
  * max_exif is left out. */
 int pk_heif_info(pk_read_fn read, void *context, int64_t file_size, uint64_t max_pixels,
                  size_t max_exif, pk_heif_header *out, char *msg);
