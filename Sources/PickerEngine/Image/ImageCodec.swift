@@ -28,6 +28,9 @@ protocol ImageCodec: Sendable {
     static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
                        photoName: String) throws(PickerError) -> PixelImage
 
+    /// Bytes a full decode holds at its peak per stored pixel (for `WorkEstimate`).
+    static var peakBytesPerPixel: Int { get }
+
     /// Decodes and resamples to exactly `size` (stored axes). Codecs that can stream rows into
     /// the resampler do so; the default decodes (shrunk on load) and resamples once.
     static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
@@ -35,6 +38,9 @@ protocol ImageCodec: Sendable {
 }
 
 extension ImageCodec {
+    /// The decoded picture (RGBA at most) and nothing else.
+    static var peakBytesPerPixel: Int { 4 }
+
     static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
                              photoName: String) throws(PickerError) -> PixelImage {
         let decoded = try decode(data, stored: stored, storedTarget: size, maxPixels: maxPixels,
