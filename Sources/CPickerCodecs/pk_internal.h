@@ -54,7 +54,7 @@ void pk_feed_free(pk_feed *f);
  * `compression_level`, with `text_count` tEXt chunks (libpng png_text) before IDAT.
  * Used by pk_png_encode (no text) and pk_png_encode_text. */
 struct png_text_struct;
-int pk_png_write_image(const uint8_t *pixels, int width, int height, int channels,
+int pk_png_write_image(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                        int compression_level, struct png_text_struct *texts, int text_count,
                        uint8_t **out, size_t *out_len, char *msg);
 

@@ -39,4 +39,19 @@ import PickerProtocol
         canvas.withUnsafeMutableBufferPointer { pk_draw_onto($0.baseAddress, $0.count, 4, 4, dot, 3, 1, 1, 3, 0, 0) }
         #expect(Array(canvas.prefix(3)) == dot)
     }
+
+    @Test func encodersRefuseBuffersShorterThanTheirSizes() {
+        let rgb = [UInt8](repeating: 90, count: 16 * 16 * 3)
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var length = 0
+        var message = [CChar](repeating: 0, count: Int(PK_MSG_LEN))
+        let invalid = Int32(PK_INVALID.rawValue)
+        #expect(pk_png_encode(rgb, rgb.count - 1, 16, 16, 3, 1, &out, &length, &message) == invalid)
+        #expect(pk_jpeg_encode(rgb, rgb.count - 1, 16, 16, 3, 80, &out, &length, &message) == invalid)
+        #expect(pk_webp_encode(rgb, rgb.count - 1, 16, 16, 3, 80, &out, &length, &message) == invalid)
+        #expect(pk_png_encode_text(rgb, rgb.count - 1, 16, 16, 3, 1, nil, 0, &out, &length, &message) == invalid)
+        #expect(out == nil)
+        #expect(pk_png_encode(rgb, rgb.count, 16, 16, 3, 1, &out, &length, &message) == Int32(PK_OK.rawValue))
+        pk_free(out)
+    }
 }

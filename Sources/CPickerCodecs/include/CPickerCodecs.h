@@ -128,19 +128,20 @@ int pk_heif_info(pk_read_fn read, void *context, int64_t file_size, uint64_t max
 int pk_heif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int thumb_min_w,
                    int thumb_min_h, pk_image *out, char *msg);
 
-/* ---- Encoders (to a malloc'd buffer; release with pk_free) ---- */
+/* ---- Encoders (to a malloc'd buffer; release with pk_free) ----
+ * pixels_len is the buffer's length: shorter than the sizes say is PK_INVALID. */
 
 /* PNG; compression_level 0-9 (1-2 recommended for speed). */
-int pk_png_encode(const uint8_t *pixels, int width, int height, int channels,
+int pk_png_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                   int compression_level, uint8_t **out, size_t *out_len,
                   char *msg);
 
 /* JPEG baseline, 4:2:0, quality 1-100. channels must be 3. */
-int pk_jpeg_encode(const uint8_t *pixels, int width, int height, int channels,
+int pk_jpeg_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                    int quality, uint8_t **out, size_t *out_len, char *msg);
 
 /* Lossy WebP, quality 1-100, RGB or RGBA. */
-int pk_webp_encode(const uint8_t *pixels, int width, int height, int channels,
+int pk_webp_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                    int quality, uint8_t **out, size_t *out_len, char *msg);
 
 /* ---- Pixel kernels ----
