@@ -117,12 +117,15 @@ import PickerTestSupport
             let same = try #require(meanAbsoluteDifference(try Resampler.resample(full, to: quarter),
                                                            try Resampler.resample(reference, to: quarter)))
             #expect(same <= 1, "\(entry.path) differs from heif-convert's output by \(same)/255")
-            // Grid-cell size: may come from the embedded thumbnail (a lossy preview of the same
+            // A grid cell: may come from the embedded thumbnail (a lossy preview of the same
             // picture), so a looser bound; turned the wrong way it is far off.
             let fit = FitTarget(maxWidth: 160, maxHeight: 160)
-            let cell = try ImageRenderer.fittedUpright(data: bytes, header: header, photoName: entry.fileName,
-                                                       fit: fit, maxPixels: Self.maxPixels)
-            let theirs = try Resampler.resample(reference, to: fit.fittedSize(for: reference.size))
+            let size = fit.fittedSize(for: reference.size)
+            let source = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: entry.fileName,
+                                                         minimumDisplaySize: (size.width, size.height),
+                                                         maxPixels: Self.maxPixels, embeddedThumbnail: true)
+            let cell = try Resampler.resample(source, to: size)
+            let theirs = try Resampler.resample(reference, to: size)
             let diff = try #require(meanAbsoluteDifference(cell, theirs), "\(entry.path): \(cell.size) vs \(theirs.size)")
             #expect(diff <= 10, "\(entry.path) at \(cell.size) differs from heif-convert's output by \(diff)/255")
             let flipped = try OrientationTransform.apply(.down, to: theirs)
@@ -143,12 +146,14 @@ import PickerTestSupport
         guard let (example, exampleBytes, _) = TestCorpus.required("heic/libheif_example.heic") else { return }
         let header = try header(example, exampleBytes)
         let small = try ImageDecoder.decode(exampleBytes, header: header, photoName: example.fileName,
-                                            storedTarget: PixelSize(width: 100, height: 67), maxPixels: Self.maxPixels)
+                                            storedTarget: PixelSize(width: 100, height: 67), maxPixels: Self.maxPixels,
+                                            embeddedThumbnail: true)
         #expect(small.width < 1280 && small.width >= 100 && small.height >= 67, "thumbnail \(small.size)")
         let ratio = (Double(small.width) / Double(small.height)) / (1280.0 / 854.0)
         #expect(abs(ratio - 1) < 0.01, "thumbnail \(small.size) has another aspect ratio")
         let big = try ImageDecoder.decode(exampleBytes, header: header, photoName: example.fileName,
-                                          storedTarget: PixelSize(width: 1000, height: 667), maxPixels: Self.maxPixels)
+                                          storedTarget: PixelSize(width: 1000, height: 667), maxPixels: Self.maxPixels,
+                                          embeddedThumbnail: true)
         #expect(big.size == PixelSize(width: 1280, height: 854), "a target above the thumbnail decodes the picture")
     }
 
@@ -235,14 +240,15 @@ import PickerTestSupport
         guard let bytes = try encoded("exif-orientation/Landscape_1.jpg", ["-t", "320"]) else { return }
         let header = try ImageHeaderReader.read(bytes: bytes, name: "thumb.heic")
         #expect(header.displayWidth == 1800 && header.displayHeight == 1200)
-        func decoded(_ w: Int, _ h: Int) throws -> PixelSize {
+        func decoded(_ w: Int, _ h: Int, thumbnail: Bool = true) throws -> PixelSize {
             try ImageDecoder.decode(bytes, header: header, photoName: "thumb.heic", storedTarget: PixelSize(width: w, height: h),
-                                    maxPixels: Self.maxPixels).size
+                                    maxPixels: Self.maxPixels, embeddedThumbnail: thumbnail).size
         }
         // heif-enc's 320-px thumbnail is 320x212: 0.6 % off the picture's 3:2, inside the 1 % allowed.
         #expect(try decoded(150, 100) == PixelSize(width: 320, height: 212))
         #expect(try decoded(320, 212) == PixelSize(width: 320, height: 212))
         #expect(try decoded(321, 214) == PixelSize(width: 1800, height: 1200), "a thumbnail smaller than the target is not used")
+        #expect(try decoded(150, 100, thumbnail: false) == PixelSize(width: 1800, height: 1200), "only grid cells ask for it")
         let cell = try ImageRenderer.fittedUpright(data: bytes, header: header, photoName: "thumb.heic",
                                                    fit: FitTarget(maxWidth: 120, maxHeight: 120), maxPixels: Self.maxPixels)
         #expect(cell.size == PixelSize(width: 120, height: 80))

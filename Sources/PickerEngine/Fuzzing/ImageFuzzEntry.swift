@@ -46,7 +46,7 @@ public enum ImageFuzzEntry {
         outcomes.append(("decodeUpright", attempt { () throws(PickerError) in
             let image = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photoName,
                                                         minimumDisplaySize: (fit.maxWidth, fit.maxHeight ?? fit.maxWidth),
-                                                        maxPixels: cap)
+                                                        maxPixels: cap, embeddedThumbnail: true)
             check(image, within: cap, step: "decodeUpright", findings: &findings)
         }))
         outcomes.append(("render", attempt { () throws(PickerError) in

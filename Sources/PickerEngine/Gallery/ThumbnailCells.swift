@@ -88,7 +88,7 @@ final class ThumbnailCells: Sendable {
         let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight, box: box).scaled
         let upright = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photo.fileName,
                                                       minimumDisplaySize: (cover.width, cover.height),
-                                                      maxPixels: maxPixels)
+                                                      maxPixels: maxPixels, embeddedThumbnail: true)
         return crop(upright, to: box) ?? placeholder(size)
     }
 

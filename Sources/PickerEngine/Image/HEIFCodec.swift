@@ -72,12 +72,12 @@ enum HEIFContainer {
     }
 
     /// Decodes the primary picture upright, or its embedded thumbnail when that covers
-    /// `storedTarget` with the same aspect ratio (within 1 %).
-    static func decode(_ data: [UInt8], storedTarget: PixelSize?, maxPixels: Int, format: PhotoFormat,
+    /// `thumbnailCovering` with the same aspect ratio (within 1 %).
+    static func decode(_ data: [UInt8], thumbnailCovering target: PixelSize?, maxPixels: Int, format: PhotoFormat,
                        photoName: String) throws(PickerError) -> PixelImage {
         var message = CodecResult.messageBuffer()
         var image = pk_image()
-        let minW = Int32(clamping: storedTarget?.width ?? 0), minH = Int32(clamping: storedTarget?.height ?? 0)
+        let minW = Int32(clamping: target?.width ?? 0), minH = Int32(clamping: target?.height ?? 0)
         let status = data.withUnsafeBufferPointer { buffer in
             pk_heif_decode(buffer.baseAddress, buffer.count, CodecResult.cap(maxPixels), minW, minH,
                            &image, &message)
@@ -108,9 +108,9 @@ enum HEICCodec: ImageCodec {
     }
 
     static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
-                       photoName: String) throws(PickerError) -> PixelImage {
-        try HEIFContainer.decode(data, storedTarget: storedTarget, maxPixels: maxPixels, format: format,
-                                 photoName: photoName)
+                       embeddedThumbnail: Bool, photoName: String) throws(PickerError) -> PixelImage {
+        try HEIFContainer.decode(data, thumbnailCovering: embeddedThumbnail ? storedTarget : nil,
+                                 maxPixels: maxPixels, format: format, photoName: photoName)
     }
 }
 
@@ -128,8 +128,8 @@ enum AVIFCodec: ImageCodec {
     }
 
     static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
-                       photoName: String) throws(PickerError) -> PixelImage {
-        try HEIFContainer.decode(data, storedTarget: storedTarget, maxPixels: maxPixels, format: format,
-                                 photoName: photoName)
+                       embeddedThumbnail: Bool, photoName: String) throws(PickerError) -> PixelImage {
+        try HEIFContainer.decode(data, thumbnailCovering: embeddedThumbnail ? storedTarget : nil,
+                                 maxPixels: maxPixels, format: format, photoName: photoName)
     }
 }

@@ -23,10 +23,12 @@ protocol ImageCodec: Sendable {
     ///   - stored: the stored size the header declared (already checked against `maxPixels`).
     ///   - storedTarget: the size the caller will resample to, in stored axes, or nil.
     ///   - maxPixels: the pixel cap, checked again by the C decoder on what it finds.
+    ///   - embeddedThumbnail: grid cells: the file's own thumbnail may serve when it covers
+    ///     `storedTarget` with the picture's aspect ratio (within 1 %).
     ///   - photoName: the name error messages use.
     /// - Throws: `.corruptImage`, `.unsupportedImage`, `.imageTooLarge`.
     static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
-                       photoName: String) throws(PickerError) -> PixelImage
+                       embeddedThumbnail: Bool, photoName: String) throws(PickerError) -> PixelImage
 
     /// Bytes a full decode holds at its peak per stored pixel (for `WorkEstimate`).
     static var peakBytesPerPixel: Int { get }
@@ -44,7 +46,7 @@ extension ImageCodec {
     static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
                              photoName: String) throws(PickerError) -> PixelImage {
         let decoded = try decode(data, stored: stored, storedTarget: size, maxPixels: maxPixels,
-                                 photoName: photoName)
+                                 embeddedThumbnail: false, photoName: photoName)
         return try ImageRenderer.named(photoName) { () throws(PickerError) in
             try Resampler.resample(decoded, to: size)
         }

@@ -16,9 +16,12 @@ public enum ImageDecoder {
     ///   - photoName: the name error messages use.
     ///   - storedTarget: the final size in stored axes, or nil for full size.
     ///   - maxPixels: the pixel cap.
+    ///   - embeddedThumbnail: grid cells: the file's own thumbnail (JPEG EXIF IFD1, HEIF thumbnail
+    ///     item) may serve when it covers `storedTarget` with the picture's aspect (within 1 %).
     /// - Throws: `.corruptImage`, `.unsupportedImage`, `.imageTooLarge`.
     public static func decode(_ data: [UInt8], header: ImageHeader, photoName: String,
-                              storedTarget: PixelSize?, maxPixels: Int) throws(PickerError) -> PixelImage {
+                              storedTarget: PixelSize?, maxPixels: Int,
+                              embeddedThumbnail: Bool = false) throws(PickerError) -> PixelImage {
         let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
         if Int64(max(0, stored.width)) * Int64(max(0, stored.height)) > Int64(max(0, maxPixels)) {
             throw tooLarge(stored, maxPixels: maxPixels, photoName: photoName)
@@ -28,7 +31,7 @@ public enum ImageDecoder {
         }
         let target = stored.width > 0 && stored.height > 0 ? storedTarget : nil
         return try codec.decode(data, stored: stored, storedTarget: target, maxPixels: maxPixels,
-                                photoName: photoName)
+                                embeddedThumbnail: embeddedThumbnail, photoName: photoName)
     }
 
     /// The error for a picture whose declared size is over the cap.

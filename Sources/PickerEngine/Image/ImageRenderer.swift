@@ -18,16 +18,19 @@ public enum ImageRenderer {
     ///     to; the result is at least twice that where shrink-on-load applies,
     ///     else full size. nil decodes at full size.
     ///   - maxPixels: the declared-size cap (checked before allocating pixels).
+    ///   - embeddedThumbnail: for grid cells: the file's own thumbnail serves when it is at least
+    ///     `minimumDisplaySize` with the picture's aspect ratio (see `ImageDecoder.decode`).
     /// - Returns: the upright picture (not resampled to an exact size).
     /// - Throws: `.corruptImage`, `.unsupportedImage`, `.imageTooLarge`, naming the photo.
     public static func decodeUpright(data: [UInt8], header: ImageHeader, photoName: String,
-                                     minimumDisplaySize: (Int, Int)?,
-                                     maxPixels: Int) throws(PickerError) -> PixelImage {
+                                     minimumDisplaySize: (Int, Int)?, maxPixels: Int,
+                                     embeddedThumbnail: Bool = false) throws(PickerError) -> PixelImage {
         let storedTarget = minimumDisplaySize.map {
             OrientationTransform.uprightSize(PixelSize(width: $0.0, height: $0.1), header.orientation)
         }
         let decoded = try ImageDecoder.decode(data, header: header, photoName: photoName,
-                                              storedTarget: storedTarget, maxPixels: maxPixels)
+                                              storedTarget: storedTarget, maxPixels: maxPixels,
+                                              embeddedThumbnail: embeddedThumbnail)
         return try named(photoName) { () throws(PickerError) in
             try OrientationTransform.apply(header.orientation, to: decoded)
         }

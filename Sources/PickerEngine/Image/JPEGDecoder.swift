@@ -84,9 +84,14 @@ extension JPEGDecoder: ImageCodec {
         try JPEGHeaderParser.parse(&source)
     }
 
-    /// DCT-scaled decode: the largest of 1/2, 1/4, 1/8 that leaves twice the target.
+    /// The EXIF thumbnail when allowed and big enough, else a DCT-scaled decode: the largest of
+    /// 1/2, 1/4, 1/8 that leaves twice the target.
     static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
-                       photoName: String) throws(PickerError) -> PixelImage {
+                       embeddedThumbnail: Bool, photoName: String) throws(PickerError) -> PixelImage {
+        if embeddedThumbnail, let target = storedTarget,
+           let thumbnail = JPEGThumbnail.decode(data, stored: stored, covering: target, maxPixels: maxPixels) {
+            return thumbnail
+        }
         let denominator = storedTarget.map { ShrinkFactor.jpegDenominator(stored: stored, target: $0) } ?? 1
         return try decode(data, scaleDenominator: denominator, maxPixels: maxPixels, photoName: photoName)
     }

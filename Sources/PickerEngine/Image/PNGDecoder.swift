@@ -81,7 +81,7 @@ extension PNGDecoder: ImageCodec {
 
     /// PNG has no shrink-on-load: always full size.
     static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
-                       photoName: String) throws(PickerError) -> PixelImage {
+                       embeddedThumbnail: Bool, photoName: String) throws(PickerError) -> PixelImage {
         try decode(data, maxPixels: maxPixels, photoName: photoName)
     }
 

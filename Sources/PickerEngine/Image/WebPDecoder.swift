@@ -49,7 +49,7 @@ extension WebPDecoder: ImageCodec {
 
     /// libwebp's scaler, by the factor JPEG would use (it decodes fully, then scales).
     static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
-                       photoName: String) throws(PickerError) -> PixelImage {
+                       embeddedThumbnail: Bool, photoName: String) throws(PickerError) -> PixelImage {
         let denominator = storedTarget.map { ShrinkFactor.jpegDenominator(stored: stored, target: $0) } ?? 1
         let scaled = denominator > 1 ? ShrinkFactor.scaledSize(stored, denominator: denominator) : nil
         return try decode(data, scaledTo: scaled, maxPixels: maxPixels, photoName: photoName)
