@@ -15,13 +15,15 @@ let package = Package(
         // Wire format: pure Swift, standard library only.
         .target(name: "PickerProtocol"),
 
-        // libjpeg / libpng / libwebp calls (incl. every setjmp) and pixel kernels.
+        // libjpeg / libpng / libwebp / libheif calls (incl. every setjmp) and pixel kernels.
         .target(
             name: "CPickerCodecs",
             cSettings: optimisedC,
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"),
                 .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("m"), .linkedLibrary("crypto"),
+                // HEIC/AVIF: Debian libheif-dev (headers under the multiarch include folder).
+                .linkedLibrary("heif"),
             ]
         ),
         // accept4, SO_PEERCRED, epoll, eventfd: what Glibc does not import.

@@ -84,10 +84,13 @@ SELECTION = [
     "webp/libwebp_lossless1.webp",
     "webp/sharp_rotating-squares.webp",
     "webp/mei_fuzz_crash-1c881e4b93d62a1bd98138a5be0c45d134e24812.webp",
-    # HEIC (not decoded yet; every decoder must refuse it cleanly): a valid libheif test
-    # image and a damaged HEIF.
+    # HEIC through libheif: a small test image with a clean-aperture crop, and a damaged HEIF.
     "heic/libheif_rainbow-451x461.heic",
     "heic/mei_IllegalArgumentException.heif",
+    # AVIF: a photo and the same with an irot 90 property (must display turned, exactly once).
+    # Made for the corpus with avifenc from a camera photo; their licence is that photo's.
+    "avif/photo.avif",
+    "avif/photo-irot90.avif",
     # A JPEG header that declares a size over the limit.
     "bombs/jpegdec_max_size.jpg",
     # The smallest full-size camera photo.
@@ -101,6 +104,17 @@ def sha256(path):
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
+
+
+def derived_licences(src, manifest, records):
+    """The LICENSES folder of the category holding the files `records` are derived from."""
+    by_name = {os.path.basename(r["path"]): r for r in manifest["files"]}
+    for r in records:
+        for name in r["source"].get("derived_from", []):
+            origin = by_name.get(name)
+            if origin and os.path.isdir(os.path.join(src, origin["category"], "LICENSES")):
+                return os.path.join(src, origin["category"], "LICENSES")
+    raise SystemExit(f"no LICENSES for {[r['path'] for r in records]}")
 
 
 def check(dest):
@@ -149,9 +163,10 @@ def write_readme(dest, records):
         "  `category`, `expect`, `width`, `height`, `exif_orientation`, `display`, `frames`,",
         "  `bytes`, `sha256`, `source`, `note`, `verified`, `facts`) and exactly the records",
         "  of the files here. See the corpus README for what each `expect` value means.",
-        "- Every file is an unmodified copy of a file made by another project; each",
-        "  category's `LICENSES/` folder holds the licence texts and READMEs of its sources,",
-        "  and each record's `source` names the repository, commit, path and licence.",
+        "- Every file is an unmodified copy of a file made by another project, or (`avif/`)",
+        "  made for the corpus from one (`source.derived_from`); each category's `LICENSES/`",
+        "  folder holds the licence texts and READMEs of its sources, and each record's",
+        "  `source` names the repository, commit, path and licence.",
         "",
         f"{len(records)} files, {total} bytes.",
         "",
@@ -204,7 +219,11 @@ def main():
         os.makedirs(os.path.dirname(d), exist_ok=True)
         shutil.copyfile(s, d)
     for cat in sorted({r["category"] for r in records}):
-        shutil.copytree(os.path.join(src, cat, "LICENSES"), os.path.join(dest, cat, "LICENSES"))
+        licences = os.path.join(src, cat, "LICENSES")
+        if not os.path.isdir(licences):
+            # Files made for the corpus (avif/) carry the licence of the files they derive from.
+            licences = derived_licences(src, manifest, [r for r in records if r["category"] == cat])
+        shutil.copytree(licences, os.path.join(dest, cat, "LICENSES"))
         for root, dirs, files in os.walk(os.path.join(dest, cat, "LICENSES")):
             for name in files:
                 os.chmod(os.path.join(root, name), 0o644)

@@ -6,7 +6,16 @@
 #ifndef PK_INTERNAL_H
 #define PK_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/* True when a buffer of `len` bytes holds a w x h picture of `channels` channels
+ * (sides > 0; the product checked without overflow). Every kernel checks its buffers. */
+static inline int pk_buffer_holds(size_t len, int w, int h, int channels) {
+    if (w <= 0 || h <= 0 || channels <= 0) return 0;
+    size_t row = (size_t)w * (size_t)channels;
+    return row / (size_t)channels == (size_t)w && (size_t)h <= len / row;
+}
 
 /* Lanczos-3 resampler fed one source row at a time, top to bottom: the
  * source picture is never held whole. Same filter, box pre-reduce and
@@ -45,7 +54,7 @@ void pk_feed_free(pk_feed *f);
  * `compression_level`, with `text_count` tEXt chunks (libpng png_text) before IDAT.
  * Used by pk_png_encode (no text) and pk_png_encode_text. */
 struct png_text_struct;
-int pk_png_write_image(const uint8_t *pixels, int width, int height, int channels,
+int pk_png_write_image(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                        int compression_level, struct png_text_struct *texts, int text_count,
                        uint8_t **out, size_t *out_len, char *msg);
 

@@ -317,12 +317,12 @@ int pk_jpeg_decode_fit(const uint8_t *data, size_t len, int scale_denom,
     return pk_jpeg_decode_impl(data, len, scale_denom, max_pixels, dst_w, dst_h, out, msg);
 }
 
-int pk_jpeg_encode(const uint8_t *pixels, int width, int height, int channels,
+int pk_jpeg_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                    int quality, uint8_t **out, size_t *out_len, char *msg) {
     if (!out || !out_len) return PK_INVALID;
     *out = NULL;
     *out_len = 0;
-    if (!pixels || width <= 0 || height <= 0 || channels != 3) {
+    if (!pixels || channels != 3 || !pk_buffer_holds(pixels_len, width, height, channels)) {
         pk_set_msg(msg, "JPEG encoder needs an RGB image");
         return PK_INVALID;
     }

@@ -457,12 +457,12 @@ void pk_feed_free(pk_feed *f) {
     free(f);
 }
 
-int pk_resample(const uint8_t *src, int src_w, int src_h, int channels,
+int pk_resample(const uint8_t *src, size_t src_len, int src_w, int src_h, int channels,
                 int crop_x, int crop_y, int crop_w, int crop_h,
                 int dst_w, int dst_h, uint8_t **out) {
     if (!out) return PK_INVALID;
     *out = NULL;
-    if (!src || (channels != 3 && channels != 4) || src_w <= 0 || src_h <= 0 ||
+    if (!src || (channels != 3 && channels != 4) || !pk_buffer_holds(src_len, src_w, src_h, channels) ||
         dst_w <= 0 || dst_h <= 0 || crop_x < 0 || crop_y < 0 || crop_w <= 0 ||
         crop_h <= 0 || crop_x + crop_w > src_w || crop_y + crop_h > src_h)
         return PK_INVALID;
@@ -484,11 +484,11 @@ int pk_resample(const uint8_t *src, int src_w, int src_h, int channels,
 
 /* ------------------------------------------------------------- orientation */
 
-int pk_orient(const uint8_t *src, int width, int height, int channels,
+int pk_orient(const uint8_t *src, size_t src_len, int width, int height, int channels,
               int orientation, uint8_t **out, int *out_w, int *out_h) {
     if (!out || !out_w || !out_h) return PK_INVALID;
     *out = NULL;
-    if (!src || width <= 0 || height <= 0 || channels < 1 || channels > 4)
+    if (!src || channels < 1 || channels > 4 || !pk_buffer_holds(src_len, width, height, channels))
         return PK_INVALID;
     if (orientation < 1 || orientation > 8) orientation = 1;
     const ptrdiff_t C = channels, W = width, H = height;
@@ -541,11 +541,11 @@ static inline uint8_t pk_blend(unsigned fg, unsigned bg, unsigned a) {
     return (uint8_t)((fg * a + bg * (255 - a) + 127) / 255);
 }
 
-int pk_flatten(const uint8_t *rgba, int width, int height, uint8_t r, uint8_t g,
+int pk_flatten(const uint8_t *rgba, size_t rgba_len, int width, int height, uint8_t r, uint8_t g,
                uint8_t b, uint8_t **out) {
     if (!out) return PK_INVALID;
     *out = NULL;
-    if (!rgba || width <= 0 || height <= 0) return PK_INVALID;
+    if (!rgba || !pk_buffer_holds(rgba_len, width, height, 4)) return PK_INVALID;
     size_t n = (size_t)width * (size_t)height;
     uint8_t *dst = malloc(n * 3);
     if (!dst) return PK_NO_MEMORY;
@@ -559,9 +559,9 @@ int pk_flatten(const uint8_t *rgba, int width, int height, uint8_t r, uint8_t g,
     return PK_OK;
 }
 
-void pk_fill_rgb(uint8_t *canvas, int width, int height, uint8_t r, uint8_t g,
+void pk_fill_rgb(uint8_t *canvas, size_t canvas_len, int width, int height, uint8_t r, uint8_t g,
                  uint8_t b) {
-    if (!canvas || width <= 0 || height <= 0) return;
+    if (!canvas || !pk_buffer_holds(canvas_len, width, height, 3)) return;
     size_t n = (size_t)width * (size_t)height;
     for (size_t i = 0; i < n; i++) {
         canvas[3 * i] = r;
@@ -570,10 +570,13 @@ void pk_fill_rgb(uint8_t *canvas, int width, int height, uint8_t r, uint8_t g,
     }
 }
 
-void pk_draw_onto(uint8_t *canvas, int canvas_w, int canvas_h,
-                  const uint8_t *src, int src_w, int src_h, int src_channels,
+void pk_draw_onto(uint8_t *canvas, size_t canvas_len, int canvas_w, int canvas_h,
+                  const uint8_t *src, size_t src_len, int src_w, int src_h, int src_channels,
                   int x, int y) {
     if (!canvas || !src || (src_channels != 3 && src_channels != 4)) return;
+    if (!pk_buffer_holds(canvas_len, canvas_w, canvas_h, 3) ||
+        !pk_buffer_holds(src_len, src_w, src_h, src_channels))
+        return;
     int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
     int x1 = x + src_w > canvas_w ? canvas_w : x + src_w;
     int y1 = y + src_h > canvas_h ? canvas_h : y + src_h;

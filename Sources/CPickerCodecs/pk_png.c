@@ -197,7 +197,7 @@ static int pk_png_decode_impl(const uint8_t *data, size_t len, uint64_t max_pixe
 
     if (resample) {
         uint8_t *fitted = NULL;
-        int status = pk_resample(pixels, (int)w, (int)h, channels, 0, 0, (int)w, (int)h, dst_w,
+        int status = pk_resample(pixels, rowbytes * h, (int)w, (int)h, channels, 0, 0, (int)w, (int)h, dst_w,
                                  dst_h, &fitted);
         free(pixels);
         if (status != PK_OK) {
@@ -255,20 +255,20 @@ static void pk_png_write(png_structp png, png_bytep bytes, size_t count) {
 
 static void pk_png_flush(png_structp png) { (void)png; }
 
-int pk_png_encode(const uint8_t *pixels, int width, int height, int channels,
+int pk_png_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                   int compression_level, uint8_t **out, size_t *out_len,
                   char *msg) {
-    return pk_png_write_image(pixels, width, height, channels, compression_level, NULL, 0,
+    return pk_png_write_image(pixels, pixels_len, width, height, channels, compression_level, NULL, 0,
                               out, out_len, msg);
 }
 
-int pk_png_write_image(const uint8_t *pixels, int width, int height, int channels,
+int pk_png_write_image(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                        int compression_level, struct png_text_struct *texts, int text_count,
                        uint8_t **out, size_t *out_len, char *msg) {
     if (!out || !out_len) return PK_INVALID;
     *out = NULL;
     *out_len = 0;
-    if (!pixels || width <= 0 || height <= 0 || (channels != 3 && channels != 4)) {
+    if (!pixels || (channels != 3 && channels != 4) || !pk_buffer_holds(pixels_len, width, height, channels)) {
         if (msg) snprintf(msg, PK_MSG_LEN, "PNG encoder needs an RGB or RGBA image");
         return PK_INVALID;
     }

@@ -27,14 +27,14 @@ static int pk_keyword_ok(const char *key) {
     return 1;
 }
 
-int pk_png_encode_text(const uint8_t *pixels, int width, int height,
+int pk_png_encode_text(const uint8_t *pixels, size_t pixels_len, int width, int height,
                        int channels, int compression_level,
                        const pk_png_text_entry *texts, int text_count,
                        uint8_t **out, size_t *out_len, char *msg) {
     if (!out || !out_len) return PK_INVALID;
     *out = NULL;
     *out_len = 0;
-    if (!pixels || width <= 0 || height <= 0 || (channels != 3 && channels != 4)) {
+    if (!pixels || (channels != 3 && channels != 4) || !pk_buffer_holds(pixels_len, width, height, channels)) {
         if (msg) snprintf(msg, PK_MSG_LEN, "PNG encoder needs an RGB or RGBA image");
         return PK_INVALID;
     }
@@ -54,6 +54,6 @@ int pk_png_encode_text(const uint8_t *pixels, int width, int height,
         chunks[i].text = (png_charp)texts[i].value;
         chunks[i].text_length = strlen(texts[i].value);
     }
-    return pk_png_write_image(pixels, width, height, channels, compression_level, chunks,
+    return pk_png_write_image(pixels, pixels_len, width, height, channels, compression_level, chunks,
                               text_count, out, out_len, msg);
 }

@@ -9,6 +9,7 @@
 #include <webp/demux.h>
 
 #include "CPickerCodecs.h"
+#include "pk_internal.h"
 
 static int pk_webp_status(VP8StatusCode code, char *msg) {
     const char *text;
@@ -158,12 +159,12 @@ int pk_webp_decode(const uint8_t *data, size_t len, int scaled_width,
     return PK_OK;
 }
 
-int pk_webp_encode(const uint8_t *pixels, int width, int height, int channels,
+int pk_webp_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                    int quality, uint8_t **out, size_t *out_len, char *msg) {
     if (!out || !out_len) return PK_INVALID;
     *out = NULL;
     *out_len = 0;
-    if (!pixels || width <= 0 || height <= 0 || (channels != 3 && channels != 4)) {
+    if (!pixels || (channels != 3 && channels != 4) || !pk_buffer_holds(pixels_len, width, height, channels)) {
         if (msg) snprintf(msg, PK_MSG_LEN, "WebP encoder needs an RGB or RGBA image");
         return PK_INVALID;
     }

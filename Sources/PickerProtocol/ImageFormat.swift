@@ -1,4 +1,5 @@
-/// An image encoding pickerd reads or writes. Raw values are wire values: never reuse one.
+/// An image encoding pickerd writes (output formats: `get-image`, previews, grids). What it reads is
+/// `PhotoFormat`; the two share wire values where a format is both. Raw values are wire values: never reuse one.
 public enum ImageFormat: UInt8, Sendable, CaseIterable, Codable {
     case jpeg = 1
     case png = 2

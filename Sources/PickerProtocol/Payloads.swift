@@ -14,10 +14,10 @@ public struct Capabilities: Sendable, Equatable {
     public var serverVersion: String
     public var maxRequestFrame: UInt32
     public var maxReplyFrame: UInt32
-    public var inputFormats: [ImageFormat]
+    public var inputFormats: [PhotoFormat]
     public var outputFormats: [ImageFormat]
     public init(version: UInt16, serverVersion: String, maxRequestFrame: UInt32, maxReplyFrame: UInt32,
-                inputFormats: [ImageFormat], outputFormats: [ImageFormat]) {
+                inputFormats: [PhotoFormat], outputFormats: [ImageFormat]) {
         self.version = version
         self.serverVersion = serverVersion
         self.maxRequestFrame = maxRequestFrame
@@ -158,11 +158,11 @@ public struct PhotoInfo: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var bytes: Int64
-    public var format: ImageFormat
+    public var format: PhotoFormat
     /// Unix seconds (EXIF DateTimeOriginal read as UTC, else mtime).
     public var date: Int64
     public var dateSource: DateSource
-    public init(index: Int, name: String, path: String, width: Int, height: Int, bytes: Int64, format: ImageFormat,
+    public init(index: Int, name: String, path: String, width: Int, height: Int, bytes: Int64, format: PhotoFormat,
                 date: Int64, dateSource: DateSource) {
         self.index = index
         self.name = name

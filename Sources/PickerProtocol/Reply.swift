@@ -148,7 +148,7 @@ extension Reply {
             let server = try r.string()
             let maxReq = try r.u32()
             let maxRep = try r.u32()
-            let inputs = try Reply.formats(&r)
+            let inputs = try Reply.photoFormats(&r)
             let outputs = try Reply.formats(&r)
             self = .hello(Capabilities(version: version, serverVersion: server, maxRequestFrame: maxReq,
                                        maxReplyFrame: maxRep, inputFormats: inputs, outputFormats: outputs))
@@ -258,10 +258,8 @@ extension Reply {
             let width = Int(try r.u32())
             let height = Int(try r.u32())
             let bytes = Int64(clamping: try r.u64())
-            let rawFormat = try r.u8()
-            guard let format = ImageFormat(rawValue: rawFormat) else {
-                throw PickerError(.malformedFrame, "unknown image format \(rawFormat)")
-            }
+            // A photo format this build does not know still arrives (PhotoFormat keeps its value).
+            let format = PhotoFormat(rawValue: try r.u8())
             let date = try r.i64()
             let source = PhotoInfo.DateSource(rawValue: try r.u8()) ?? .modified
             photos.append(PhotoInfo(index: index, name: name, path: path, width: width, height: height, bytes: bytes,
@@ -283,6 +281,13 @@ extension Reply {
             throw PickerError(.malformedFrame, "unknown image format \(rawFormat)")
         }
         return EncodedImage(format: format, width: Int(try r.u32()), height: Int(try r.u32()), data: try r.blob())
+    }
+
+    private static func photoFormats(_ r: inout ByteReader) throws(PickerError) -> [PhotoFormat] {
+        let n = try r.count()
+        var out: [PhotoFormat] = []
+        for _ in 0..<n { out.append(PhotoFormat(rawValue: try r.u8())) }
+        return out
     }
 
     private static func formats(_ r: inout ByteReader) throws(PickerError) -> [ImageFormat] {

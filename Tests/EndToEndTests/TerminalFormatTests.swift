@@ -195,7 +195,8 @@ let chafaCommand = findExecutable("chafa")
         let conn = try PickerConnection(socketPath: daemon.socketPath, clientName: "terminal-format-test")
         #expect(conn.capabilities.outputFormats.contains(.sixel))
         #expect(conn.capabilities.outputFormats.contains(.symbols))
-        #expect(!conn.capabilities.inputFormats.contains(.sixel) && !conn.capabilities.inputFormats.contains(.symbols))
+        let inputValues = conn.capabilities.inputFormats.map(\.rawValue)
+        #expect(!inputValues.contains(ImageFormat.sixel.rawValue) && !inputValues.contains(ImageFormat.symbols.rawValue))
     }
 
     @Test(.enabled(if: findExecutable("script") != nil, "needs script(1) for a pseudo-terminal"))

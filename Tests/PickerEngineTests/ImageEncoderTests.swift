@@ -14,7 +14,7 @@ import PickerProtocol
                 if channels == 4 { bytes[i + 3] = UInt8(x < w / 2 ? 255 : 90) }
             }
         }
-        return PixelImage(unchecked: w, height: h, channels: channels, pixels: bytes)
+        return syntheticPicture(w, h, channels, bytes)
     }
 
     func decode(_ bytes: [UInt8], _ format: ImageFormat) throws -> PixelImage {

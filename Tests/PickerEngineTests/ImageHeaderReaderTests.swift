@@ -19,7 +19,9 @@ struct ImageHeaderReaderTests {
         }
     }
 
-    static var heicFiles: [Support.ManifestFile] { Support.manifest.filter { $0.category == "heic" } }
+    static var heifFiles: [Support.ManifestFile] {
+        Support.manifest.filter { $0.category == "heic" || ($0.category == "avif" && $0.expect != "decode") }
+    }
 
     @Test("every displayable corpus file reports the manifest's stored size and orientation", arguments: sizedFiles)
     func corpusFileReportsManifestSizeAndOrientation(_ file: Support.ManifestFile) throws {
@@ -34,14 +36,20 @@ struct ImageHeaderReaderTests {
         }
     }
 
-    @Test("HEIC files are sniffed as unsupported", arguments: heicFiles)
-    func heicIsUnsupported(_ file: Support.ManifestFile) throws {
+    /// `decode (future)` HEIF files (HEIC/AVIF are read now): upright at the display size, EXIF
+    /// orientation ignored (libheif applies irot/imir/clap); broken ones: a named error.
+    @Test("HEIF files give their upright display size or a named error", arguments: heifFiles)
+    func heifHeaderIsUprightOrRefused(_ file: Support.ManifestFile) throws {
         let root = try #require(Support.corpusRoot)
-        #expect(throws: PickerError.self) { try ImageHeaderReader.read(path: root + "/" + file.path, name: file.path) }
         do {
-            _ = try ImageHeaderReader.read(path: root + "/" + file.path, name: file.path)
+            let header = try ImageHeaderReader.read(path: root + "/" + file.path, name: file.path)
+            #expect(file.expect == "decode (future)", "\(file.path) must be refused, got \(header)")
+            #expect(header.format == (file.category == "avif" ? .avif : .heic))
+            #expect(header.orientation == .up)
+            #expect([header.displayWidth, header.displayHeight] == file.display)
         } catch {
-            #expect(error.code == .unsupportedImage)
+            #expect(file.expect == "reject", "\(file.path): \(error.message)")
+            #expect([.unsupportedImage, .corruptImage].contains(error.code))
             #expect(error.message.contains(file.path))
         }
     }

@@ -16,7 +16,7 @@ import PickerProtocol
                 if alpha { bytes[i + 3] = 255 }
             }
         }
-        return PixelImage(unchecked: w, height: h, channels: c, pixels: bytes)
+        return syntheticPicture(w, h, c, bytes)
     }
 
     func file(_ format: ImageFormat, _ w: Int, _ h: Int) throws -> [UInt8] {
@@ -28,7 +28,7 @@ import PickerProtocol
         let data = try file(format, 640, 400)
         for value in 1...8 {
             let orientation = Orientation(exifValue: value)
-            let header = ImageHeader(format: format, storedWidth: 640, storedHeight: 400, orientation: orientation)
+            let header = ImageHeader(format: PhotoFormat(format), storedWidth: 640, storedHeight: 400, orientation: orientation)
             for (bw, bh) in [(300, 200), (100, Optional<Int>.none), (64, 64), (1000, 1000), (17, 5)] {
                 let fit = FitTarget(maxWidth: bw, maxHeight: bh)
                 let out = try ImageRenderer.render(data: data, header: header, photoName: "synthetic.\(format.optionName)",
@@ -106,7 +106,7 @@ import PickerProtocol
             ([], .jpeg, .corruptImage),
         ]
         for (data, format, code) in cases {
-            let header = ImageHeader(format: format, storedWidth: 200, storedHeight: 200)
+            let header = ImageHeader(format: PhotoFormat(format), storedWidth: 200, storedHeight: 200)
             do {
                 _ = try ImageRenderer.render(data: data, header: header, photoName: "IMG_1.\(format.optionName)",
                                              fit: FitTarget(maxWidth: 50, maxHeight: 50), output: .png, maxPixels: 1 << 30)

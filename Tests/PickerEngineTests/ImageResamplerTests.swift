@@ -13,7 +13,7 @@ import PickerProtocol
                 bytes[i + 2] = UInt8((x + y) % 2 == 0 ? 200 : 40)
             }
         }
-        return PixelImage(unchecked: w, height: h, channels: 3, pixels: bytes)
+        return syntheticPicture(w, h, 3, bytes)
     }
 
     func mean(_ image: PixelImage, channel: Int) -> Double {

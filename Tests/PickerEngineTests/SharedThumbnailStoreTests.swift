@@ -28,7 +28,7 @@ import PickerTestSupport
                 if channels == 4 { bytes[i + 3] = 200 }
             }
         }
-        return PixelImage(unchecked: w, height: h, channels: channels, pixels: bytes)
+        return syntheticPicture(w, h, channels, bytes)
     }
 
     func mode(_ path: String) -> Int? {

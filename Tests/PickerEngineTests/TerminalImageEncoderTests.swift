@@ -14,7 +14,7 @@ import Testing
                 bytes[i + 2] = 128
             }
         }
-        return PixelImage(unchecked: w, height: h, channels: channels, pixels: bytes)
+        return syntheticPicture(w, h, channels, bytes)
     }
 
     @Test(arguments: [(640, 480, 80, 24, 64, 24), (480, 640, 80, 24, 36, 24), (1000, 100, 80, 24, 80, 4),

@@ -74,7 +74,7 @@ enum TestCorpus {
 
     /// The manifest entry and bytes of one named file; records an issue when either is missing.
     static func required(_ path: String, sourceLocation: SourceLocation = #_sourceLocation)
-        -> (entry: CorpusEntry, bytes: [UInt8], format: ImageFormat)? {
+        -> (entry: CorpusEntry, bytes: [UInt8], format: PhotoFormat)? {
         guard let entry = entry(path: path) else {
             Issue.record("\(path) is not in the corpus manifest", sourceLocation: sourceLocation)
             return nil
@@ -84,7 +84,7 @@ enum TestCorpus {
             return nil
         }
         guard let format = format(of: bytes, path: path) else {
-            Issue.record("\(path) is not a JPEG, PNG or WebP", sourceLocation: sourceLocation)
+            Issue.record("\(path) is in no format pickerd reads", sourceLocation: sourceLocation)
             return nil
         }
         return (entry, bytes, format)
@@ -114,13 +114,14 @@ enum TestCorpus {
     }
 
     /// The format by magic bytes, else by extension (so broken files still reach a decoder);
-    /// nil for anything else (HEIC).
-    static func format(of bytes: [UInt8], path: String) -> ImageFormat? {
+    /// nil for anything else (a HEIF file without a HEIF brand).
+    static func format(of bytes: [UInt8], path: String) -> PhotoFormat? {
         if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
         if bytes.count >= 8, bytes[0] == 0x89, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 { return .png }
         if bytes.count >= 12, bytes[0...3].elementsEqual("RIFF".utf8), bytes[8...11].elementsEqual("WEBP".utf8) {
             return .webp
         }
+        if let heif = FormatSniffer.sniff(bytes), heif == .heic || heif == .avif { return heif }
         switch (path as NSString).pathExtension.lowercased() {
         case "jpg", "jpeg": return .jpeg
         case "png": return .png
@@ -130,7 +131,7 @@ enum TestCorpus {
     }
 
     /// A header built from the manifest (what the header reader would report).
-    static func header(for entry: CorpusEntry, format: ImageFormat, honourOrientation: Bool = true) -> ImageHeader {
+    static func header(for entry: CorpusEntry, format: PhotoFormat, honourOrientation: Bool = true) -> ImageHeader {
         ImageHeader(format: format, storedWidth: entry.width ?? 0, storedHeight: entry.height ?? 0,
                     orientation: honourOrientation ? Orientation(exifValue: entry.exif_orientation ?? 1) : .up)
     }
@@ -148,4 +149,16 @@ func meanAbsoluteDifference(_ a: PixelImage, _ b: PixelImage) -> Double? {
         }
     }
     return Double(total) / Double(n * 3)
+}
+
+/// A picture a test made itself, through the validating initialiser; records an issue (and gives
+/// one black pixel) when the bytes do not fit the sizes.
+func syntheticPicture(_ width: Int, _ height: Int, _ channels: Int, _ pixels: [UInt8],
+                      sourceLocation: SourceLocation = #_sourceLocation) -> PixelImage {
+    guard let image = PixelImage(width: width, height: height, channels: channels, pixels: pixels) else {
+        Issue.record("\(pixels.count) bytes do not make a \(width)x\(height)x\(channels) picture",
+                     sourceLocation: sourceLocation)
+        return PixelImage(pixelOf: .black)
+    }
+    return image
 }

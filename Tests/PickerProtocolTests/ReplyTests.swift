@@ -137,18 +137,21 @@ import Testing
         #expect(reply == .error(PickerError(.internal, "something new")))
     }
 
-    @Test func unknownFormatsInCapabilitiesAreSkipped() throws {
+    /// Unknown input formats travel through (PhotoFormat keeps any value, shown as `format-N`);
+    /// unknown output formats, which a client could not ask for anyway, are skipped.
+    @Test func unknownInputFormatsAreKeptAndUnknownOutputFormatsSkipped() throws {
         let caps = Reply.hello(Capabilities(version: 1, serverVersion: "s", maxRequestFrame: 1, maxReplyFrame: 2,
                                             inputFormats: [], outputFormats: [])).frame(id: 1)
         var payload = Array(caps.payload.dropLast(8))
-        payload += [0, 0, 0, 3, 1, 200, 3] + [0, 0, 0, 1, 0]
+        payload += [0, 0, 0, 3, 1, 200, 3] + [0, 0, 0, 2, 0, 2]
         let reply = try Reply(frame: Frame(type: MessageType.helloReply.rawValue, requestID: 1, payload: payload))
         guard case .hello(let decoded) = reply else {
             Issue.record("not a hello reply: \(reply)")
             return
         }
-        #expect(decoded.inputFormats == [.jpeg, .webp])
-        #expect(decoded.outputFormats == [])
+        #expect(decoded.inputFormats == [.jpeg, PhotoFormat(rawValue: 200), .webp])
+        #expect(decoded.inputFormats[1].displayName == "format-200")
+        #expect(decoded.outputFormats == [.png])
     }
 
     @Test func thumbnailsReplyWithoutAnImageEndsAfterTheHasImageByte() {

@@ -3,10 +3,10 @@
 
   imagecheck.py info FILE
       {"format", "width", "height", "mode"}
-  imagecheck.py compare OUTPUT REFERENCE [--upright]
+  imagecheck.py compare OUTPUT REFERENCE [--upright] [--turn-left]
       Mean absolute difference per channel (0-255) between OUTPUT and REFERENCE
       scaled to OUTPUT's size with a full decode and Lanczos. --upright applies the
-      reference's EXIF orientation first. {"mad", "edge_mad" (outermost rows and
+      reference's EXIF orientation first; each --turn-left turns it 90 degrees anticlockwise. {"mad", "edge_mad" (outermost rows and
       columns only: catches dark borders from a bad resample), "width", "height"}
   imagecheck.py regions FILE '[[x, y, w, h], ...]'
       Mean brightness (0-255) of each rectangle.
@@ -38,6 +38,8 @@ def main(argv):
         ref = Image.open(argv[3])
         if "--upright" in argv:
             ref = ImageOps.exif_transpose(ref)
+        for _ in range(argv.count("--turn-left")):
+            ref = ref.transpose(Image.Transpose.ROTATE_90)
         ref = rgb(ref).resize(out.size, Image.LANCZOS)
         diff = [abs(a - b) for a, b in zip(out.tobytes(), ref.tobytes())]
         w, h = out.size

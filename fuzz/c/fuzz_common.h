@@ -49,7 +49,7 @@ static void pk_fuzz_pipeline(const pk_image *img, const uint8_t *data, size_t le
     int orientation = 1 + (int)(len % 8);
     uint8_t *upright = NULL;
     int uw = 0, uh = 0;
-    if (pk_orient(img->pixels, img->width, img->height, img->channels, orientation,
+    if (pk_orient(img->pixels, bytes, img->width, img->height, img->channels, orientation,
                   &upright, &uw, &uh) != PK_OK)
         abort();
     if ((size_t)uw * (size_t)uh != (size_t)img->width * (size_t)img->height) abort();
@@ -61,16 +61,16 @@ static void pk_fuzz_pipeline(const pk_image *img, const uint8_t *data, size_t le
         cx = uw / 4; cy = uh / 4; cw = uw - cx; ch = uh - cy;
     }
     uint8_t *scaled = NULL;
-    if (pk_resample(upright, uw, uh, img->channels, cx, cy, cw, ch, dw, dh, &scaled) != PK_OK)
+    if (pk_resample(upright, bytes, uw, uh, img->channels, cx, cy, cw, ch, dw, dh, &scaled) != PK_OK)
         abort();
     if (img->channels == 4) {
         uint8_t *flat = NULL;
-        if (pk_flatten(scaled, dw, dh, 0, 0, 0, &flat) != PK_OK) abort();
+        if (pk_flatten(scaled, (size_t)dw * (size_t)dh * 4, dw, dh, 0, 0, 0, &flat) != PK_OK) abort();
         pk_free(flat);
     }
     uint8_t canvas[32 * 32 * 3];
-    pk_fill_rgb(canvas, 32, 32, 0, 0, 0);
-    pk_draw_onto(canvas, 32, 32, scaled, dw, dh, img->channels,
+    pk_fill_rgb(canvas, sizeof canvas, 32, 32, 0, 0, 0);
+    pk_draw_onto(canvas, sizeof canvas, 32, 32, scaled, (size_t)dw * (size_t)dh * (size_t)img->channels, dw, dh, img->channels,
                  (int)(len % 40) - 20, (int)(len % 37) - 18);
     pk_free(scaled);
     pk_free(upright);

@@ -33,6 +33,7 @@ from pickerd_client.wire import MessageType as T  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PANE = (600, 400)
+HEIC_BENCH_FILE = "heic/ianare_iphone_13_pro_max.heic"
 CELL = 100
 
 
@@ -190,6 +191,11 @@ class Bench:
         subprocess.run([sys.executable, os.path.join(HERE, "make_library.py"),
                         os.path.join(self.args.testdata, "camera-photos"), self.lib], check=True)
         self.camera = sorted(os.listdir(os.path.join(self.lib, "camera")))
+        # HEIC row: the corpus's 12 MP iPhone photo (a grid of HEVC tiles with an irot), its own album.
+        heic = os.path.join(self.args.testdata, HEIC_BENCH_FILE)
+        if os.path.exists(heic):
+            os.makedirs(os.path.join(self.lib, "heic"), exist_ok=True)
+            shutil.copyfile(heic, os.path.join(self.lib, "heic", os.path.basename(heic)))
         self.grid = sorted(os.listdir(os.path.join(self.lib, "grid")))
 
     def start_daemon(self, name, cache_mb=None):
@@ -290,6 +296,25 @@ class Bench:
         if cpu_row:
             n = len(times["pickerd"])
             self.cpu_rows.append((label, n, {k: v / n for k, v in cpu.items() if k != "pillow"}))
+
+    def heic_scenario(self, sock, runs):
+        """HEIC 12 MP -> 600x400, cold, against vipsthumbnail on the same file (Debian's vips reads
+        HEIC through libheif too; Pillow and convert are left out: Debian's Pillow has no HEIF)."""
+        album = os.path.join(self.lib, "heic")
+        names = sorted(os.listdir(album)) if os.path.isdir(album) else []
+        if not names:
+            self.notes.append(f"HEIC row skipped: the corpus has no {HEIC_BENCH_FILE}.")
+            return
+        name = names[0]
+        src = os.path.join(album, name)
+        must(self.ctl(sock, "select-album", "heic"))
+        must(self.ctl(sock, "select-photo", name))
+        times = {"pickerd": [], "ref": []}
+        for i in range(runs):
+            times["pickerd"].append(self.t_pickerd(sock, "heic", name, os.path.join(self.out, f"heic-pickerd-{i}.png")))
+            times["ref"].append(self.t_vips(src, os.path.join(self.out, f"heic-vips-{i}.png")))
+        self.rows.append(dict(label="cold get-image --no-cache, HEIC 12 MP (iPhone: HEVC grid + irot) -> 600x400",
+                              times=times, ref_name="vipsthumbnail", n=runs))
 
     def warm_scenario(self, sock, rounds):
         must(self.ctl(sock, "select-album", "camera"))
@@ -541,7 +566,9 @@ class Bench:
         self.main_pid = p.pid
         must(self.ctl(sock, "session", "new", "--width", str(PANE[0]), "--height", str(PANE[1])))
         # warm the page cache for every file once
-        for d in ("camera", "big", "grid"):
+        for d in ("camera", "big", "grid", "heic"):
+            if not os.path.isdir(os.path.join(self.lib, d)):
+                continue
             for f in os.listdir(os.path.join(self.lib, d)):
                 with open(os.path.join(self.lib, d, f), "rb") as fh:
                     while fh.read(1 << 20):
@@ -561,6 +588,9 @@ class Bench:
                 print(f"bench: {label}", file=sys.stderr)
                 self.fit_scenario(name.replace(".", "_"), f"cold get-image --no-cache, {label} -> 600x400",
                                   sock, "big", [name], big_runs)
+        if want("heic"):
+            print("bench: HEIC", file=sys.stderr)
+            self.heic_scenario(sock, big_runs)
         if want("warm"):
             print("bench: warm get-image", file=sys.stderr)
             self.warm_scenario(sock, 30 if a.quick else 60)
@@ -631,7 +661,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     ap.add_argument("--package", default=os.path.normpath(os.path.join(HERE, "../..")),
                     help="the pickerd package, to build a static pickerctl for comparison ('' to skip)")
-    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,warm,ping,thumbs,memory")
+    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,warm,ping,thumbs,memory")
     a = ap.parse_args()
     if a.testdata is None:
         sys.path.insert(0, os.path.join(HERE, ".."))

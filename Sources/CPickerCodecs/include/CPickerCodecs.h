@@ -96,49 +96,84 @@ int pk_webp_decode(const uint8_t *data, size_t len, int scaled_width,
                    int scaled_height, uint64_t max_pixels, pk_image *out,
                    char *msg);
 
-/* ---- Encoders (to a malloc'd buffer; release with pk_free) ---- */
+/* ---- HEIF / AVIF (libheif; pk_heif.c) ---- */
+
+/* Reads `count` bytes at `offset` into dst; 0 on success. Lets header probes read
+ * only the boxes they need instead of the whole file. */
+typedef int (*pk_read_fn)(void *context, int64_t offset, void *dst, size_t count);
+
+/* What a HEIF file's primary image declares. Sizes are after the HEIF transforms
+ * (irot, imir, clap), i.e. upright. exif (malloc'd, release with pk_free) is the
+ * TIFF block of the file's Exif item, or NULL. */
+typedef struct pk_heif_header {
+    int width;
+    int height;
+    int has_alpha;
+    int bit_depth;
+    int thumbnails;
+    uint8_t *exif;
+    size_t exif_len;
+} pk_heif_header;
+
+/* Parses the container through `read` (libheif 1.15 reads most of the file: see pk_heif.c).
+ * Reads that fail give zeros (libheif aborts on a failed read). An Exif item larger than
+ * max_exif is left out. */
+int pk_heif_info(pk_read_fn read, void *context, int64_t file_size, uint64_t max_pixels,
+                 size_t max_exif, pk_heif_header *out, char *msg);
+
+/* The primary image, upright (libheif applies irot/imir/clap), 8-bit RGB or RGBA.
+ * Its declared size is checked against max_pixels before decoding. When thumb_min_w
+ * and thumb_min_h are > 0 and an embedded thumbnail covers them with the primary
+ * image's aspect ratio (within 1 %), that thumbnail is decoded instead. */
+int pk_heif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int thumb_min_w,
+                   int thumb_min_h, pk_image *out, char *msg);
+
+/* ---- Encoders (to a malloc'd buffer; release with pk_free) ----
+ * pixels_len is the buffer's length: shorter than the sizes say is PK_INVALID. */
 
 /* PNG; compression_level 0-9 (1-2 recommended for speed). */
-int pk_png_encode(const uint8_t *pixels, int width, int height, int channels,
+int pk_png_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                   int compression_level, uint8_t **out, size_t *out_len,
                   char *msg);
 
 /* JPEG baseline, 4:2:0, quality 1-100. channels must be 3. */
-int pk_jpeg_encode(const uint8_t *pixels, int width, int height, int channels,
+int pk_jpeg_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                    int quality, uint8_t **out, size_t *out_len, char *msg);
 
 /* Lossy WebP, quality 1-100, RGB or RGBA. */
-int pk_webp_encode(const uint8_t *pixels, int width, int height, int channels,
+int pk_webp_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                    int quality, uint8_t **out, size_t *out_len, char *msg);
 
-/* ---- Pixel kernels ---- */
+/* ---- Pixel kernels ----
+ * Every buffer comes with its length in bytes; a kernel whose buffer is shorter than
+ * its sizes say returns PK_INVALID (the void ones do nothing). */
 
 /* Lanczos-3 resample of the rectangle (crop_x, crop_y, crop_w, crop_h) of src
  * (src_w x src_h, channels 3/4, row stride src_w*channels) to dst_w x dst_h.
  * Alpha is premultiplied during filtering. Large reductions are first
  * box-reduced by an integer factor that leaves at least 2x for Lanczos.
  * Output is tightly packed with the same channel count. */
-int pk_resample(const uint8_t *src, int src_w, int src_h, int channels,
+int pk_resample(const uint8_t *src, size_t src_len, int src_w, int src_h, int channels,
                 int crop_x, int crop_y, int crop_w, int crop_h,
                 int dst_w, int dst_h, uint8_t **out);
 
 /* Applies EXIF orientation 1-8 (to make a stored image upright) into a new
  * buffer; out_w/out_h receive the upright size. Orientation 1 copies. */
-int pk_orient(const uint8_t *src, int width, int height, int channels,
+int pk_orient(const uint8_t *src, size_t src_len, int width, int height, int channels,
               int orientation, uint8_t **out, int *out_w, int *out_h);
 
 /* Flattens RGBA over the solid colour (r,g,b) into a new RGB buffer. */
-int pk_flatten(const uint8_t *rgba, int width, int height, uint8_t r,
+int pk_flatten(const uint8_t *rgba, size_t rgba_len, int width, int height, uint8_t r,
                uint8_t g, uint8_t b, uint8_t **out);
 
 /* Draws src (RGB or RGBA, alpha blended) onto an RGB canvas at (x, y),
  * clipping at the canvas edges. */
-void pk_draw_onto(uint8_t *canvas, int canvas_w, int canvas_h,
-                  const uint8_t *src, int src_w, int src_h, int src_channels,
+void pk_draw_onto(uint8_t *canvas, size_t canvas_len, int canvas_w, int canvas_h,
+                  const uint8_t *src, size_t src_len, int src_w, int src_h, int src_channels,
                   int x, int y);
 
 /* Fills an RGB canvas with one colour. */
-void pk_fill_rgb(uint8_t *canvas, int width, int height, uint8_t r, uint8_t g,
+void pk_fill_rgb(uint8_t *canvas, size_t canvas_len, int width, int height, uint8_t r, uint8_t g,
                  uint8_t b);
 
 #ifdef __cplusplus

@@ -28,7 +28,7 @@ typedef struct pk_png_text_entry {
  * uncompressed tEXt chunks written before IDAT (so readers that stop at the
  * image data still see them). compression_level 0-9. The PNG goes to a
  * malloc'd buffer: release with pk_free. */
-int pk_png_encode_text(const uint8_t *pixels, int width, int height,
+int pk_png_encode_text(const uint8_t *pixels, size_t pixels_len, int width, int height,
                        int channels, int compression_level,
                        const pk_png_text_entry *texts, int text_count,
                        uint8_t **out, size_t *out_len, char *msg);

@@ -46,7 +46,7 @@ public enum ImageFuzzEntry {
         outcomes.append(("decodeUpright", attempt { () throws(PickerError) in
             let image = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photoName,
                                                         minimumDisplaySize: (fit.maxWidth, fit.maxHeight ?? fit.maxWidth),
-                                                        maxPixels: cap)
+                                                        maxPixels: cap, embeddedThumbnail: true)
             check(image, within: cap, step: "decodeUpright", findings: &findings)
         }))
         outcomes.append(("render", attempt { () throws(PickerError) in
@@ -72,7 +72,7 @@ public enum ImageFuzzEntry {
 
     /// The header reader's verdict; when it refuses, a header of unknown size (0x0), as the
     /// decoder and renderer must cope with one.
-    static func readHeader(_ bytes: [UInt8], format: ImageFormat, findings: inout FuzzFindings) -> ImageHeader {
+    static func readHeader(_ bytes: [UInt8], format: PhotoFormat, findings: inout FuzzFindings) -> ImageHeader {
         do throws(PickerError) {
             return try ImageHeaderReader.read(bytes: bytes, name: photoName)
         } catch {

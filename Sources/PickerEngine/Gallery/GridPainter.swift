@@ -62,7 +62,7 @@ enum GridPainter {
         let w = canvas.width, h = canvas.height
         let xs = max(0, x0)..<min(w, x1), ys = max(0, y0)..<min(h, y1)
         guard !xs.isEmpty, !ys.isEmpty else { return }
-        canvas.pixels.withUnsafeMutableBufferPointer { buf in
+        canvas.withUnsafeMutablePixels { buf in
             for py in ys {
                 for px in xs {
                     let (cov, colour, opacity) = shade(Double(px) + 0.5, Double(py) + 0.5)

@@ -30,12 +30,12 @@ enum PNGTextEncoder {
         var length = 0
         let status = storage.withUnsafeBufferPointer { strings -> Int32 in
             guard let base = strings.baseAddress else {
-                return pk_png_encode_text(image.pixels, Int32(image.width), Int32(image.height),
+                return pk_png_encode_text(image.pixels, image.pixels.count, Int32(image.width), Int32(image.height),
                                           Int32(image.channels), Int32(compressionLevel), nil, 0,
                                           &output, &length, &message)
             }
             let entries = offsets.map { pk_png_text_entry(key: base + $0.key, value: base + $0.value) }
-            return pk_png_encode_text(image.pixels, Int32(image.width), Int32(image.height),
+            return pk_png_encode_text(image.pixels, image.pixels.count, Int32(image.width), Int32(image.height),
                                       Int32(image.channels), Int32(compressionLevel), entries,
                                       Int32(entries.count), &output, &length, &message)
         }

@@ -88,7 +88,7 @@ final class ThumbnailCells: Sendable {
         let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight, box: box).scaled
         let upright = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photo.fileName,
                                                       minimumDisplaySize: (cover.width, cover.height),
-                                                      maxPixels: maxPixels)
+                                                      maxPixels: maxPixels, embeddedThumbnail: true)
         return crop(upright, to: box) ?? placeholder(size)
     }
 
@@ -103,6 +103,6 @@ final class ThumbnailCells: Sendable {
     private func placeholder(_ size: Int) -> PixelImage {
         let grey = GridPainter.placeholder
         return (try? Compositor.canvas(PixelSize(width: size, height: size), colour: grey))
-            ?? PixelImage(unchecked: 1, height: 1, channels: 3, pixels: [grey.red, grey.green, grey.blue])
+            ?? PixelImage(pixelOf: grey)
     }
 }

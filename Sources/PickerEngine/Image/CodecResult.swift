@@ -23,17 +23,17 @@ enum CodecResult {
     /// - Parameters:
     ///   - status: a `pk_status` value other than `PK_OK`.
     ///   - message: the C message text.
-    ///   - format: the format being decoded or encoded (for the wording).
+    ///   - formatName: the format being decoded or encoded (for the wording).
     ///   - photoName: the photo the message names.
-    static func error(status: Int32, message: String, format: ImageFormat,
+    static func error(status: Int32, message: String, formatName: String,
                       photoName: String) -> PickerError {
         let detail = message.isEmpty ? "unknown error" : message
         switch UInt32(bitPattern: status) {
         case PK_CORRUPT.rawValue:
-            return PickerError(.corruptImage, "\(photoName): corrupt \(format.displayName) data: \(detail)")
+            return PickerError(.corruptImage, "\(photoName): corrupt \(formatName) data: \(detail)")
         case PK_UNSUPPORTED.rawValue:
             return PickerError(.unsupportedImage,
-                               "\(photoName): unsupported \(format.displayName) variant: \(detail)")
+                               "\(photoName): unsupported \(formatName) variant: \(detail)")
         case PK_TOO_LARGE.rawValue:
             let prefix = "image too large: "
             let rest = detail.hasPrefix(prefix) ? String(detail.dropFirst(prefix.count)) : detail
@@ -61,7 +61,7 @@ enum CodecResult {
             return nil
         }
         guard let bytes = adopt(image.pixels, count: w * h * c) else { return nil }
-        return PixelImage(unchecked: w, height: h, channels: c, pixels: bytes)
+        return PixelImage(width: w, height: h, channels: c, pixels: bytes)
     }
 
     /// The pixel cap as the C side wants it.

@@ -9,13 +9,13 @@ public enum Compositor {
                                over colour: RGBColor) throws(PickerError) -> PixelImage {
         guard image.channels == 4 else { return image }
         var output: UnsafeMutablePointer<UInt8>? = nil
-        let status = pk_flatten(image.pixels, Int32(image.width), Int32(image.height),
+        let status = pk_flatten(image.pixels, image.pixels.count, Int32(image.width), Int32(image.height),
                                 colour.red, colour.green, colour.blue, &output)
         guard status == 0,
               let bytes = CodecResult.adopt(output, count: image.width * image.height * 3) else {
             throw PickerError(.internal, "flattening a \(image.size) image failed (status \(status))")
         }
-        return PixelImage(unchecked: image.width, height: image.height, channels: 3, pixels: bytes)
+        return try PixelImage.checked(width: image.width, height: image.height, channels: 3, pixels: bytes)
     }
 
     /// A new RGB canvas of one colour.
@@ -30,8 +30,8 @@ public enum Compositor {
     public static func draw(_ image: PixelImage, onto canvas: inout PixelImage, x: Int, y: Int) {
         guard canvas.channels == 3 else { return }
         let cw = Int32(canvas.width), ch = Int32(canvas.height)
-        canvas.pixels.withUnsafeMutableBufferPointer { target in
-            pk_draw_onto(target.baseAddress, cw, ch, image.pixels, Int32(image.width),
+        canvas.withUnsafeMutablePixels { target in
+            pk_draw_onto(target.baseAddress, target.count, cw, ch, image.pixels, image.pixels.count, Int32(image.width),
                          Int32(image.height), Int32(image.channels),
                          Int32(clamping: x), Int32(clamping: y))
         }

@@ -4,8 +4,9 @@ import PickerProtocol
 public enum ImageDecoder {
     /// Decodes `data` as `header.format`, as small as the target allows.
     ///
-    /// JPEG uses DCT scaling and WebP libwebp's scaler, both chosen by
-    /// `ShrinkFactor` so the result stays at least twice `storedTarget`; PNG is
+    /// The format's codec (`ImageCodecs`) shrinks on load where it can: JPEG by DCT
+    /// scaling and WebP by libwebp's scaler (both leaving at least twice
+    /// `storedTarget`), HEIF by an embedded thumbnail that covers the target; PNG is
     /// always decoded at full size. The result is in stored orientation.
     ///
     /// - Parameters:
@@ -15,30 +16,22 @@ public enum ImageDecoder {
     ///   - photoName: the name error messages use.
     ///   - storedTarget: the final size in stored axes, or nil for full size.
     ///   - maxPixels: the pixel cap.
+    ///   - embeddedThumbnail: grid cells: the file's own thumbnail (JPEG EXIF IFD1, HEIF thumbnail
+    ///     item) may serve when it covers `storedTarget` with the picture's aspect (within 1 %).
     /// - Throws: `.corruptImage`, `.unsupportedImage`, `.imageTooLarge`.
     public static func decode(_ data: [UInt8], header: ImageHeader, photoName: String,
-                              storedTarget: PixelSize?, maxPixels: Int) throws(PickerError) -> PixelImage {
+                              storedTarget: PixelSize?, maxPixels: Int,
+                              embeddedThumbnail: Bool = false) throws(PickerError) -> PixelImage {
         let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
         if Int64(max(0, stored.width)) * Int64(max(0, stored.height)) > Int64(max(0, maxPixels)) {
             throw tooLarge(stored, maxPixels: maxPixels, photoName: photoName)
         }
-        let denominator = storedTarget.map {
-            stored.width > 0 && stored.height > 0
-                ? ShrinkFactor.jpegDenominator(stored: stored, target: $0) : 1
-        } ?? 1
-        switch header.format {
-        case .jpeg:
-            return try JPEGDecoder.decode(data, scaleDenominator: denominator, maxPixels: maxPixels,
-                                          photoName: photoName)
-        case .png:
-            return try PNGDecoder.decode(data, maxPixels: maxPixels, photoName: photoName)
-        case .webp:
-            let scaled = denominator > 1 ? ShrinkFactor.scaledSize(stored, denominator: denominator) : nil
-            return try WebPDecoder.decode(data, scaledTo: scaled, maxPixels: maxPixels,
-                                          photoName: photoName)
-        case .sixel, .symbols:
-            throw PickerError(.unsupportedImage, "\(photoName): \(header.format.displayName) is an output format only")
+        guard let codec = ImageCodecs.codec(for: header.format) else {
+            throw PickerError(.unsupportedImage, "\(photoName): pickerd does not read \(header.format.displayName) files")
         }
+        let target = stored.width > 0 && stored.height > 0 ? storedTarget : nil
+        return try codec.decode(data, stored: stored, storedTarget: target, maxPixels: maxPixels,
+                                embeddedThumbnail: embeddedThumbnail, photoName: photoName)
     }
 
     /// The error for a picture whose declared size is over the cap.

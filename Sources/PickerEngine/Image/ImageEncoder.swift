@@ -30,15 +30,15 @@ public enum ImageEncoder {
         let status: Int32
         switch format {
         case .png:
-            status = pk_png_encode(image.pixels, Int32(image.width), Int32(image.height),
+            status = pk_png_encode(image.pixels, image.pixels.count, Int32(image.width), Int32(image.height),
                                    Int32(image.channels), Int32(pngCompressionLevel),
                                    &output, &length, &message)
         case .jpeg:
             let rgb = try Compositor.flatten(image, over: jpegMatte)
-            status = pk_jpeg_encode(rgb.pixels, Int32(rgb.width), Int32(rgb.height), 3, q,
+            status = pk_jpeg_encode(rgb.pixels, rgb.pixels.count, Int32(rgb.width), Int32(rgb.height), 3, q,
                                     &output, &length, &message)
         case .webp:
-            status = pk_webp_encode(image.pixels, Int32(image.width), Int32(image.height),
+            status = pk_webp_encode(image.pixels, image.pixels.count, Int32(image.width), Int32(image.height),
                                     Int32(image.channels), q, &output, &length, &message)
         case .sixel, .symbols:
             // Handled above; kept for the exhaustive switch.

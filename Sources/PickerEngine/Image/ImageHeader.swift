@@ -2,7 +2,7 @@ import PickerProtocol
 
 /// What a file's header says, read without decoding pixels.
 public struct ImageHeader: Sendable, Equatable, Codable {
-    public var format: ImageFormat
+    public var format: PhotoFormat
     /// Size as stored in the file, before orientation.
     public var storedWidth: Int
     public var storedHeight: Int
@@ -10,7 +10,7 @@ public struct ImageHeader: Sendable, Equatable, Codable {
     /// EXIF DateTimeOriginal as written ("YYYY:MM:DD HH:MM:SS"), if present and well-formed.
     public var dateTimeOriginal: String?
 
-    public init(format: ImageFormat, storedWidth: Int, storedHeight: Int,
+    public init(format: PhotoFormat, storedWidth: Int, storedHeight: Int,
                 orientation: Orientation = .up, dateTimeOriginal: String? = nil) {
         self.format = format
         self.storedWidth = storedWidth

@@ -18,16 +18,19 @@ public enum ImageRenderer {
     ///     to; the result is at least twice that where shrink-on-load applies,
     ///     else full size. nil decodes at full size.
     ///   - maxPixels: the declared-size cap (checked before allocating pixels).
+    ///   - embeddedThumbnail: for grid cells: the file's own thumbnail serves when it is at least
+    ///     `minimumDisplaySize` with the picture's aspect ratio (see `ImageDecoder.decode`).
     /// - Returns: the upright picture (not resampled to an exact size).
     /// - Throws: `.corruptImage`, `.unsupportedImage`, `.imageTooLarge`, naming the photo.
     public static func decodeUpright(data: [UInt8], header: ImageHeader, photoName: String,
-                                     minimumDisplaySize: (Int, Int)?,
-                                     maxPixels: Int) throws(PickerError) -> PixelImage {
+                                     minimumDisplaySize: (Int, Int)?, maxPixels: Int,
+                                     embeddedThumbnail: Bool = false) throws(PickerError) -> PixelImage {
         let storedTarget = minimumDisplaySize.map {
             OrientationTransform.uprightSize(PixelSize(width: $0.0, height: $0.1), header.orientation)
         }
         let decoded = try ImageDecoder.decode(data, header: header, photoName: photoName,
-                                              storedTarget: storedTarget, maxPixels: maxPixels)
+                                              storedTarget: storedTarget, maxPixels: maxPixels,
+                                              embeddedThumbnail: embeddedThumbnail)
         return try named(photoName) { () throws(PickerError) in
             try OrientationTransform.apply(header.orientation, to: decoded)
         }
@@ -65,23 +68,15 @@ public enum ImageRenderer {
         let display = PixelSize(width: header.displayWidth, height: header.displayHeight)
         let plannedTarget = headerKnowsSize
             ? OrientationTransform.uprightSize(fit.fittedSize(for: display), header.orientation) : nil
-        if header.format != .webp, let target = plannedTarget {
-            // JPEG and PNG decode and resample in one streaming pass: the
-            // full-size picture is never held, and for big pictures the
-            // resampler runs on a second thread while the decoder goes on.
+        if let target = plannedTarget, let codec = ImageCodecs.codec(for: header.format) {
+            // The codec decodes and resamples in one go: JPEG and PNG stream rows into the
+            // resampler (the full-size picture is never held), the others shrink on load first.
             let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
             if Int64(stored.width) * Int64(stored.height) > Int64(max(0, maxPixels)) {
                 throw ImageDecoder.tooLarge(stored, maxPixels: maxPixels, photoName: photoName)
             }
-            let resized: PixelImage
-            if header.format == .jpeg {
-                let denominator = ShrinkFactor.jpegDenominator(stored: stored, target: target)
-                resized = try JPEGDecoder.decodeFitted(data, scaleDenominator: denominator, size: target,
-                                                       maxPixels: maxPixels, photoName: photoName)
-            } else {
-                resized = try PNGDecoder.decodeFitted(data, size: target, maxPixels: maxPixels,
-                                                      photoName: photoName)
-            }
+            let resized = try codec.decodeFitted(data, stored: stored, size: target, maxPixels: maxPixels,
+                                                 photoName: photoName)
             return try named(photoName) { () throws(PickerError) in
                 try OrientationTransform.apply(header.orientation, to: resized)
             }

@@ -29,7 +29,7 @@ public enum JPEGDecoder {
         }
         guard status == 0 else {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
-                                    format: .jpeg, photoName: photoName)
+                                    formatName: format.displayName, photoName: photoName)
         }
         guard let result = CodecResult.adopt(image) else {
             throw PickerError(.internal, "\(photoName): JPEG decoder returned no pixels")
@@ -62,11 +62,44 @@ public enum JPEGDecoder {
         }
         guard status == 0 else {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
-                                    format: .jpeg, photoName: photoName)
+                                    formatName: format.displayName, photoName: photoName)
         }
         guard let result = CodecResult.adopt(image), result.width == w, result.height == h else {
             throw PickerError(.internal, "\(photoName): JPEG decoder returned no pixels")
         }
         return result
+    }
+}
+
+extension JPEGDecoder: ImageCodec {
+    static var format: PhotoFormat { .jpeg }
+
+    /// `FF D8` (SOI). libjpeg accepts stray bytes between SOI and the next marker, so no third
+    /// `FF` is required: damaged files that still decode are recognised.
+    static func sniff(_ head: ArraySlice<UInt8>) -> Bool {
+        head.count >= 2 && head[head.startIndex] == 0xFF && head[head.startIndex + 1] == 0xD8
+    }
+
+    static func readHeader(_ source: inout HeaderBytes) throws(HeaderParseError) -> ImageHeader {
+        try JPEGHeaderParser.parse(&source)
+    }
+
+    /// The EXIF thumbnail when allowed and big enough, else a DCT-scaled decode: the largest of
+    /// 1/2, 1/4, 1/8 that leaves twice the target.
+    static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
+                       embeddedThumbnail: Bool, photoName: String) throws(PickerError) -> PixelImage {
+        if embeddedThumbnail, let target = storedTarget,
+           let thumbnail = JPEGThumbnail.decode(data, stored: stored, covering: target, maxPixels: maxPixels) {
+            return thumbnail
+        }
+        let denominator = storedTarget.map { ShrinkFactor.jpegDenominator(stored: stored, target: $0) } ?? 1
+        return try decode(data, scaleDenominator: denominator, maxPixels: maxPixels, photoName: photoName)
+    }
+
+    static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
+                             photoName: String) throws(PickerError) -> PixelImage {
+        let denominator = ShrinkFactor.jpegDenominator(stored: stored, target: size)
+        return try decodeFitted(data, scaleDenominator: denominator, size: size, maxPixels: maxPixels,
+                                photoName: photoName)
     }
 }

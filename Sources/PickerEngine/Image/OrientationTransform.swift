@@ -16,14 +16,14 @@ public enum OrientationTransform {
         if orientation == .up { return image }
         var output: UnsafeMutablePointer<UInt8>? = nil
         var ow: Int32 = 0, oh: Int32 = 0
-        let status = pk_orient(image.pixels, Int32(image.width), Int32(image.height),
+        let status = pk_orient(image.pixels, image.pixels.count, Int32(image.width), Int32(image.height),
                                Int32(image.channels), Int32(orientation.rawValue),
                                &output, &ow, &oh)
         guard status == 0,
               let bytes = CodecResult.adopt(output, count: image.pixels.count) else {
             throw PickerError(.internal, "orienting a \(image.size) image failed (status \(status))")
         }
-        return PixelImage(unchecked: Int(ow), height: Int(oh), channels: image.channels, pixels: bytes)
+        return try PixelImage.checked(width: Int(ow), height: Int(oh), channels: image.channels, pixels: bytes)
     }
 
     /// The upright size of a picture stored at `size` with `orientation`.

@@ -27,7 +27,7 @@ public enum PNGDecoder {
         }
         guard status == 0 else {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
-                                    format: .png, photoName: photoName)
+                                    formatName: format.displayName, photoName: photoName)
         }
         guard let result = CodecResult.adopt(image) else {
             throw PickerError(.internal, "\(photoName): PNG decoder returned no pixels")
@@ -58,11 +58,35 @@ public enum PNGDecoder {
         }
         guard status == 0 else {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
-                                    format: .png, photoName: photoName)
+                                    formatName: format.displayName, photoName: photoName)
         }
         guard let result = CodecResult.adopt(image) else {
             throw PickerError(.internal, "\(photoName): PNG decoder returned no pixels")
         }
         return result
+    }
+}
+
+extension PNGDecoder: ImageCodec {
+    static var format: PhotoFormat { .png }
+
+    /// `89 50 4E 47 0D 0A 1A 0A`.
+    static func sniff(_ head: ArraySlice<UInt8>) -> Bool {
+        head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    static func readHeader(_ source: inout HeaderBytes) throws(HeaderParseError) -> ImageHeader {
+        try PNGHeaderParser.parse(&source)
+    }
+
+    /// PNG has no shrink-on-load: always full size.
+    static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
+                       embeddedThumbnail: Bool, photoName: String) throws(PickerError) -> PixelImage {
+        try decode(data, maxPixels: maxPixels, photoName: photoName)
+    }
+
+    static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
+                             photoName: String) throws(PickerError) -> PixelImage {
+        try decodeFitted(data, size: size, maxPixels: maxPixels, photoName: photoName)
     }
 }

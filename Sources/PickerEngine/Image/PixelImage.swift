@@ -3,21 +3,26 @@ import PickerProtocol
 /// A decoded picture in memory: 8-bit interleaved RGB or RGBA, rows tightly packed.
 ///
 /// RGBA uses straight (not premultiplied) alpha.
+///
+/// The fields cannot be set from outside: every picture is made by the one validating
+/// initialiser (or from it), so `pixels.count == width * height * channels` always holds and
+/// the C kernels, which also get the buffer's length, can rely on it.
 public struct PixelImage: Sendable, Equatable {
     /// Width in pixels (> 0).
-    public var width: Int
+    public private(set) var width: Int
     /// Height in pixels (> 0).
-    public var height: Int
+    public private(set) var height: Int
     /// 3 (RGB) or 4 (RGBA).
-    public var channels: Int
+    public private(set) var channels: Int
     /// `width * height * channels` bytes, row after row.
-    public var pixels: [UInt8]
+    public private(set) var pixels: [UInt8]
 
     /// Wraps pixel bytes; returns nil when the sizes do not match
-    /// or `channels` is not 3 or 4.
+    /// or `channels` is not 3 or 4. The one validating initialiser.
     public init?(width: Int, height: Int, channels: Int, pixels: [UInt8]) {
-        guard width > 0, height > 0, channels == 3 || channels == 4,
-              pixels.count == width * height * channels else { return nil }
+        let (area, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, channels == 3 || channels == 4, !overflow,
+              pixels.count / channels == area, pixels.count % channels == 0 else { return nil }
         self.width = width
         self.height = height
         self.channels = channels
@@ -56,10 +61,15 @@ public struct PixelImage: Sendable, Equatable {
         var bytes = [UInt8]()
         bytes.reserveCapacity(total)
         for _ in 0..<h { bytes.append(contentsOf: row) }
-        self.width = w
-        self.height = h
-        self.channels = c
-        self.pixels = bytes
+        self = try PixelImage.checked(width: w, height: h, channels: c, pixels: bytes)
+    }
+
+    /// One RGB pixel of `colour`: a fallback that cannot fail (its size is fixed).
+    public init(pixelOf colour: RGBColor) {
+        width = 1
+        height = 1
+        channels = 3
+        pixels = [colour.red, colour.green, colour.blue]
     }
 
     /// True when the image has an alpha channel.
@@ -68,11 +78,17 @@ public struct PixelImage: Sendable, Equatable {
     /// The size as a value.
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
-    /// Internal initialiser for buffers whose layout the caller has checked.
-    init(unchecked width: Int, height: Int, channels: Int, pixels: [UInt8]) {
-        self.width = width
-        self.height = height
-        self.channels = channels
-        self.pixels = pixels
+    /// A picture from bytes a C call produced, through the validating initialiser.
+    /// - Throws: `.internal` when the bytes do not match the sizes (a bug in us, not bad input).
+    static func checked(width: Int, height: Int, channels: Int, pixels: [UInt8]) throws(PickerError) -> PixelImage {
+        guard let image = PixelImage(width: width, height: height, channels: channels, pixels: pixels) else {
+            throw PickerError(.internal, "a \(width)x\(height)x\(channels) picture cannot hold \(pixels.count) bytes")
+        }
+        return image
+    }
+
+    /// Lets `body` change pixel values in place; sizes (and the buffer's length) stay as they are.
+    public mutating func withUnsafeMutablePixels<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) -> R) -> R {
+        pixels.withUnsafeMutableBufferPointer { body($0) }
     }
 }

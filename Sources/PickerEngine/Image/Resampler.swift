@@ -26,7 +26,7 @@ public enum Resampler {
             return image
         }
         var output: UnsafeMutablePointer<UInt8>? = nil
-        let status = pk_resample(image.pixels, Int32(image.width), Int32(image.height),
+        let status = pk_resample(image.pixels, image.pixels.count, Int32(image.width), Int32(image.height),
                                  Int32(image.channels), Int32(rect.x), Int32(rect.y),
                                  Int32(rect.width), Int32(rect.height),
                                  Int32(clamping: dw), Int32(clamping: dh), &output)
@@ -34,7 +34,7 @@ public enum Resampler {
               let bytes = CodecResult.adopt(output, count: dw * dh * image.channels) else {
             throw PickerError(.internal, "resampling \(image.size) to \(dw)x\(dh) failed (status \(status))")
         }
-        return PixelImage(unchecked: dw, height: dh, channels: image.channels, pixels: bytes)
+        return try PixelImage.checked(width: dw, height: dh, channels: image.channels, pixels: bytes)
     }
 
     /// `rect` limited to the image, at least 1x1.

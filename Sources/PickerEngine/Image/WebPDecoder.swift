@@ -25,11 +25,33 @@ public enum WebPDecoder {
         }
         guard status == 0 else {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
-                                    format: .webp, photoName: photoName)
+                                    formatName: format.displayName, photoName: photoName)
         }
         guard let result = CodecResult.adopt(image) else {
             throw PickerError(.internal, "\(photoName): WebP decoder returned no pixels")
         }
         return result
+    }
+}
+
+extension WebPDecoder: ImageCodec {
+    static var format: PhotoFormat { .webp }
+
+    /// `RIFF` + 4 size bytes + `WEBP`.
+    static func sniff(_ head: ArraySlice<UInt8>) -> Bool {
+        head.count >= 12 && head.prefix(4).elementsEqual("RIFF".utf8)
+            && head.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8)
+    }
+
+    static func readHeader(_ source: inout HeaderBytes) throws(HeaderParseError) -> ImageHeader {
+        try WebPHeaderParser.parse(&source)
+    }
+
+    /// libwebp's scaler, by the factor JPEG would use (it decodes fully, then scales).
+    static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
+                       embeddedThumbnail: Bool, photoName: String) throws(PickerError) -> PixelImage {
+        let denominator = storedTarget.map { ShrinkFactor.jpegDenominator(stored: stored, target: $0) } ?? 1
+        let scaled = denominator > 1 ? ShrinkFactor.scaledSize(stored, denominator: denominator) : nil
+        return try decode(data, scaledTo: scaled, maxPixels: maxPixels, photoName: photoName)
     }
 }

@@ -65,6 +65,30 @@ public enum ExifReader {
     }
 }
 
+extension ExifReader {
+    /// Where the JPEG thumbnail of IFD1 (tags 0x0201 offset, 0x0202 length) lies in `buffer`
+    /// (offsets into `buffer`, "Exif\0\0" prefix included), or nil when there is none wholly inside.
+    public static func thumbnailRange(_ buffer: UnsafeRawBufferPointer) -> Range<Int>? {
+        var start = 0
+        if buffer.count >= 6, buffer[0] == 0x45, buffer[1] == 0x78, buffer[2] == 0x69,
+           buffer[3] == 0x66, buffer[4] == 0 {
+            start = 6
+        }
+        guard let tiff = TIFFView(UnsafeRawBufferPointer(rebasing: buffer[start...])),
+              let ifd0 = tiff.u32(at: 4), let entries = tiff.u16(at: Int(ifd0)),
+              let ifd1 = tiff.u32(at: Int(ifd0) + 2 + 12 * Int(entries)), ifd1 != ifd0, ifd1 != 0 else { return nil }
+        var offset: Int?, length: Int?
+        tiff.forEachEntry(ofIFDAt: Int(ifd1)) { tag, type, count, field in
+            guard count == 1, type == 4 || type == 3 else { return }
+            let value = type == 4 ? tiff.u32(at: field).map(Int.init) : tiff.u16(at: field).map(Int.init)
+            if tag == 0x0201 { offset = value }
+            if tag == 0x0202 { length = value }
+        }
+        guard let offset, let length, offset >= 8, length > 0, offset <= tiff.bytes.count - length else { return nil }
+        return (start + offset)..<(start + offset + length)
+    }
+}
+
 /// Bounds-checked reads from a TIFF block in either byte order.
 private struct TIFFView {
     let bytes: UnsafeRawBufferPointer

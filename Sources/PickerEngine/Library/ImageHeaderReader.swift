@@ -19,7 +19,7 @@ public enum ImageHeaderReader {
     /// - Parameters:
     ///   - path: the file to read.
     ///   - name: how the file is named in error messages (defaults to `path`).
-    /// - Throws: `PickerError` `.unsupportedImage` (not JPEG/PNG/WebP), `.corruptImage`
+    /// - Throws: `PickerError` `.unsupportedImage` (no format of `ImageCodecs`), `.corruptImage`
     ///   (damaged header), `.noSuchPhoto` (missing file) or `.ioError`; messages name the file.
     public static func read(path: String, name: String? = nil) throws(PickerError) -> ImageHeader {
         let shown = name ?? path
@@ -59,20 +59,16 @@ public enum ImageHeaderReader {
     }
 
     static func parse(_ source: inout HeaderBytes, name: String) throws(PickerError) -> ImageHeader {
-        guard let format = FormatSniffer.sniff(source.prefix) else {
+        let head = Array(source.prefix.prefix(FormatSniffer.bytesNeeded))[...]
+        guard let codec = ImageCodecs.all.first(where: { $0.sniff(head) }) else {
             if let e = source.readError {
                 throw PickerError(.ioError, "cannot read '\(name)': \(e.errno)")
             }
             throw PickerError(.unsupportedImage, unsupportedMessage(source.prefix, name: name))
         }
+        let format = codec.format
         do throws(HeaderParseError) {
-            let header: ImageHeader
-            switch format {
-            case .jpeg: header = try JPEGHeaderParser.parse(&source)
-            case .png: header = try PNGHeaderParser.parse(&source)
-            case .webp: header = try WebPHeaderParser.parse(&source)
-            case .sixel, .symbols: throw HeaderParseError("is an output format only")
-            }
+            let header = try codec.readHeader(&source)
             guard header.storedWidth > 0, header.storedHeight > 0 else {
                 throw HeaderParseError("declares a zero size (\(header.storedWidth)x\(header.storedHeight))")
             }
@@ -87,14 +83,16 @@ public enum ImageHeaderReader {
 }
 
 extension ImageHeaderReader {
-    /// Says what the file is when that is cheap to tell (empty, HEIF/AVIF), else that it is no image we read.
+    /// Says what the file is when that is cheap to tell (empty, another ISO media file), else that it
+    /// is no image we read.
     static func unsupportedMessage(_ prefix: ArraySlice<UInt8>, name: String) -> String {
         if prefix.isEmpty { return "'\(name)' is empty, not an image" }
+        let names = ImageCodecs.inputFormats.map(\.displayName).joined(separator: ", ")
         let head = Array(prefix.prefix(12))
         if head.count >= 12, head[4..<8].elementsEqual(Array("ftyp".utf8)) {
-            return "'\(name)' is a HEIF/AVIF file; pickerd reads only JPEG, PNG and WebP"
+            return "'\(name)' is an ISO media file without a HEIF image brand; pickerd reads \(names)"
         }
-        return "'\(name)' is not a JPEG, PNG or WebP image"
+        return "'\(name)' is not an image pickerd reads (\(names))"
     }
 }
 

@@ -84,7 +84,7 @@ public final class Photo: Sendable, Equatable {
     public var date: Int64 { dateSeconds }
 
     /// The file's format (from its bytes).
-    public var format: ImageFormat { header.format }
+    public var format: PhotoFormat { header.format }
     /// Width after orientation (what the user sees).
     public var displayWidth: Int { header.displayWidth }
     /// Height after orientation (what the user sees).

@@ -30,7 +30,7 @@ public enum WorkEstimate {
     public static func thumbnailCell(header: ImageHeader, fileBytes: Int, box: Int, maxPixels: Int) -> Int {
         let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
         guard stored.width > 0, stored.height > 0 else { return fileBytes + 2 * max(0, maxPixels) * 4 }
-        var decoded = stored.width * stored.height * 4
+        var decoded = stored.width * stored.height * peakBytesPerPixel(header.format)
         if header.format == .jpeg {
             let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight,
                                       box: PixelSize(width: box, height: box)).scaled
@@ -52,12 +52,17 @@ public enum WorkEstimate {
     static func decodeBytes(_ header: ImageHeader, fit: FitTarget, maxPixels: Int) -> Int {
         let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
         guard stored.width > 0, stored.height > 0 else { return max(0, maxPixels) * 4 }
-        guard header.format == .jpeg else { return stored.width * stored.height * 4 }
+        guard header.format == .jpeg else { return stored.width * stored.height * peakBytesPerPixel(header.format) }
         let display = PixelSize(width: header.displayWidth, height: header.displayHeight)
         let target = OrientationTransform.uprightSize(fit.fittedSize(for: display), header.orientation)
         let scaled = ShrinkFactor.scaledSize(stored, denominator: ShrinkFactor.jpegDenominator(stored: stored, target: target))
         // The streaming resampler keeps a ring of float rows (16 bytes a pixel), a few dozen deep.
         return scaled.width * 16 * 64
+    }
+
+    /// What the format's codec holds per pixel at its peak (HEIF: libheif's planes as well).
+    static func peakBytesPerPixel(_ format: PhotoFormat) -> Int {
+        ImageCodecs.codec(for: format)?.peakBytesPerPixel ?? 4
     }
 
     static func fittedBytes(_ header: ImageHeader, fit: FitTarget) -> Int {

@@ -2,7 +2,7 @@ import PickerProtocol
 
 /// The session's message line for a photo: "4032x3024 px, 3.1 MB, JPEG".
 enum PhotoMessage {
-    static func text(width: Int, height: Int, bytes: Int64, format: ImageFormat) -> String {
+    static func text(width: Int, height: Int, bytes: Int64, format: PhotoFormat) -> String {
         "\(width)x\(height) px, \(humanBytes(bytes)), \(format.displayName)"
     }
 

@@ -113,7 +113,7 @@ public final class PickerService: Sendable {
     public var capabilities: Capabilities {
         Capabilities(version: ProtocolLimits.version, serverVersion: configuration.serverVersion,
                      maxRequestFrame: ProtocolLimits.maxRequestFrame, maxReplyFrame: ProtocolLimits.maxReplyFrame,
-                     inputFormats: [.jpeg, .png, .webp], outputFormats: [.png, .jpeg, .webp, .sixel, .symbols])
+                     inputFormats: ImageCodecs.inputFormats, outputFormats: [.png, .jpeg, .webp, .sixel, .symbols])
     }
 
     /// Answers one request; every failure becomes an error reply.

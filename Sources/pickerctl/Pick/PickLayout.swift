@@ -1,3 +1,4 @@
+import PickerProtocol
 import PickerSystem
 
 /// A rectangle of character cells (0-based).
@@ -38,7 +39,7 @@ struct PickLayout: Equatable {
 
     static let minimumColumns = 40
     static let minimumRows = 8
-    static let paneSizes = 16...8192
+    static let paneSizes = ProtocolLimits.paneSizeRange
 
     var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }
     var headerRow: Int { 0 }

@@ -155,7 +155,8 @@ final class LibraryIndexStore {
     /// A row back as a photo; nil for a row that cannot be one (its file is then read again by the scan).
     private static func photo(from row: SQLiteStatement) -> Photo? {
         guard let path = row.string(0), !path.isEmpty,
-              let format = ImageFormat(rawValue: UInt8(truncatingIfNeeded: row.int(7))),
+              case let format = PhotoFormat(rawValue: UInt8(truncatingIfNeeded: row.int(7))),
+              ImageCodecs.codec(for: format) != nil,
               let orientation = Orientation(rawValue: Int(row.int(10))) else { return nil }
         let width = Int(row.int(8)), height = Int(row.int(9))
         guard width > 0, height > 0 else { return nil }

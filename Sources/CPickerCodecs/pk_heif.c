@@ -1,0 +1,231 @@
+/*
+ * HEIF (HEIC) and AVIF through libheif (no longjmp; heif_error values only).
+ *
+ * libheif applies the HEIF transforms (irot, imir, clap) itself, so every size
+ * and picture reported here is upright; the EXIF orientation in such files
+ * must be ignored by the caller. Security: the context's image size limit is
+ * set from the caller's pixel cap, and the primary image's declared size is
+ * checked against that cap before anything is decoded.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libheif/heif.h>
+
+#include "CPickerCodecs.h"
+
+/* libheif's own limit is on one side; a picture's sides each stay below this. */
+#define PK_HEIF_MAX_SIDE 65535
+
+static int pk_heif_fail(struct heif_error err, const char *what, char *msg) {
+    int status;
+    switch (err.code) {
+    case heif_error_Memory_allocation_error: status = PK_NO_MEMORY; break;
+    case heif_error_Unsupported_feature:
+    case heif_error_Unsupported_filetype:
+    case heif_error_Plugin_loading_error:
+        status = PK_UNSUPPORTED; break;
+    default: status = PK_CORRUPT; break;
+    }
+    if (msg) snprintf(msg, PK_MSG_LEN, "%s: %s", what, err.message ? err.message : "unknown error");
+    return status;
+}
+
+static int pk_heif_too_large(int w, int h, uint64_t max_pixels, char *msg) {
+    uint64_t declared = (uint64_t)(w > 0 ? w : 0) * (uint64_t)(h > 0 ? h : 0);
+    if (declared <= max_pixels) return 0;
+    if (msg)
+        snprintf(msg, PK_MSG_LEN, "image too large: %dx%d (%.1f Mpx) exceeds the limit of %.1f Mpx",
+                 w, h, declared / 1e6, max_pixels / 1e6);
+    return 1;
+}
+
+/* ---- Reading through the caller's callback (header probes read only what they need) ---- */
+
+typedef struct pk_heif_source {
+    pk_read_fn read;
+    void *context;
+    int64_t size;
+    int64_t position;
+} pk_heif_source;
+
+static int64_t pk_src_position(void *userdata) { return ((pk_heif_source *)userdata)->position; }
+
+static int pk_src_read(void *data, size_t size, void *userdata) {
+    pk_heif_source *s = userdata;
+    if (s->position < 0 || (int64_t)size > s->size - s->position) return -1;
+    /* libheif asserts (aborts) when a read it was promised by wait_for_file_size fails, so a
+     * failed read (an I/O error, a file cut short since its size was taken) gives zeros,
+     * which libheif reports as damaged data. */
+    if (size > 0 && s->read(s->context, s->position, data, size) != 0) memset(data, 0, size);
+    s->position += (int64_t)size;
+    return 0;
+}
+
+static int pk_src_seek(int64_t position, void *userdata) {
+    pk_heif_source *s = userdata;
+    if (position < 0 || position > s->size) return -1;
+    s->position = position;
+    return 0;
+}
+
+static enum heif_reader_grow_status pk_src_wait(int64_t target, void *userdata) {
+    pk_heif_source *s = userdata;
+    return target <= s->size ? heif_reader_grow_status_size_reached : heif_reader_grow_status_size_beyond_eof;
+}
+
+static const struct heif_reader pk_heif_reader = {
+    .reader_api_version = 1,
+    .get_position = pk_src_position,
+    .read = pk_src_read,
+    .seek = pk_src_seek,
+    .wait_for_file_size = pk_src_wait,
+};
+
+static struct heif_context *pk_heif_context(uint64_t max_pixels) {
+    struct heif_context *ctx = heif_context_alloc();
+    if (!ctx) return NULL;
+    /* One side of the largest picture the cap allows (a 1-px-high strip), bounded by libheif's type. */
+    uint64_t side = max_pixels < PK_HEIF_MAX_SIDE ? max_pixels : PK_HEIF_MAX_SIDE;
+    heif_context_set_maximum_image_size_limit(ctx, (int)(side > 0 ? side : 1));
+    return ctx;
+}
+
+/* The EXIF block of the image (TIFF data, the 4-byte offset field skipped), malloc'd, or NULL. */
+static uint8_t *pk_heif_exif(const struct heif_image_handle *handle, size_t max_len, size_t *out_len) {
+    heif_item_id id;
+    if (heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) != 1) return NULL;
+    size_t size = heif_image_handle_get_metadata_size(handle, id);
+    if (size < 4 || size > max_len) return NULL;
+    uint8_t *raw = malloc(size);
+    if (!raw) return NULL;
+    if (heif_image_handle_get_metadata(handle, id, raw).code != heif_error_Ok) { free(raw); return NULL; }
+    /* ISO/IEC 23008-12 A.2.1: a big-endian offset from after this field to the TIFF header. */
+    uint32_t skip = (uint32_t)raw[0] << 24 | (uint32_t)raw[1] << 16 | (uint32_t)raw[2] << 8 | raw[3];
+    if ((size_t)skip > size - 4) { free(raw); return NULL; }
+    size_t len = size - 4 - skip;
+    memmove(raw, raw + 4 + skip, len);
+    *out_len = len;
+    return raw;
+}
+
+int pk_heif_info(pk_read_fn read, void *context, int64_t file_size, uint64_t max_pixels,
+                 size_t max_exif, pk_heif_header *out, char *msg) {
+    if (!read || !out || file_size <= 0) {
+        if (msg) snprintf(msg, PK_MSG_LEN, "empty file");
+        return PK_CORRUPT;
+    }
+    memset(out, 0, sizeof *out);
+    pk_heif_source source = {read, context, file_size, 0};
+    struct heif_context *ctx = pk_heif_context(max_pixels);
+    if (!ctx) return PK_NO_MEMORY;
+    struct heif_image_handle *handle = NULL;
+    /* libheif 1.15 reads every top-level box whole, and the pictures' bitstreams too when the
+     * file has no colr box (for the colour description in the HEVC/AV1 headers): a header probe
+     * reads most of the file. The library index keeps the result, so that is once per file. */
+    struct heif_error err = heif_context_read_from_reader(ctx, &pk_heif_reader, &source, NULL);
+    int status = PK_OK;
+    if (err.code != heif_error_Ok) {
+        status = pk_heif_fail(err, "cannot read the HEIF container", msg);
+    } else if ((err = heif_context_get_primary_image_handle(ctx, &handle)).code != heif_error_Ok) {
+        status = pk_heif_fail(err, "no primary image", msg);
+    } else {
+        out->width = heif_image_handle_get_width(handle);
+        out->height = heif_image_handle_get_height(handle);
+        out->has_alpha = heif_image_handle_has_alpha_channel(handle);
+        out->bit_depth = heif_image_handle_get_luma_bits_per_pixel(handle);
+        out->thumbnails = heif_image_handle_get_number_of_thumbnails(handle);
+        out->exif = pk_heif_exif(handle, max_exif, &out->exif_len);
+    }
+    if (handle) heif_image_handle_release(handle);
+    heif_context_free(ctx);
+    return status;
+}
+
+/* ---- Decoding ---- */
+
+/* The thumbnail of `primary` that covers min_w x min_h and has its aspect ratio within 1 %
+ * (else it is stale or letterboxed), or NULL. */
+static struct heif_image_handle *pk_heif_thumbnail(const struct heif_image_handle *primary, int min_w,
+                                                   int min_h) {
+    heif_item_id ids[8];
+    int n = heif_image_handle_get_list_of_thumbnail_IDs(primary, ids, 8);
+    double aspect = (double)heif_image_handle_get_width(primary) / heif_image_handle_get_height(primary);
+    for (int i = 0; i < n; i++) {
+        struct heif_image_handle *thumb = NULL;
+        if (heif_image_handle_get_thumbnail(primary, ids[i], &thumb).code != heif_error_Ok || !thumb) continue;
+        int w = heif_image_handle_get_width(thumb), h = heif_image_handle_get_height(thumb);
+        double ratio = h > 0 ? ((double)w / h) / aspect : 0;
+        if (w >= min_w && h >= min_h && ratio > 0.99 && ratio < 1.01) return thumb;
+        heif_image_handle_release(thumb);
+    }
+    return NULL;
+}
+
+/* Copies an interleaved libheif picture into a tightly packed malloc'd buffer. */
+static int pk_heif_copy(const struct heif_image *img, int channels, pk_image *out, char *msg) {
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(img, heif_channel_interleaved, &stride);
+    int w = heif_image_get_primary_width(img), h = heif_image_get_primary_height(img);
+    size_t row = (size_t)w * (size_t)channels;
+    if (!plane || w <= 0 || h <= 0 || stride < 0 || (size_t)stride < row) {
+        if (msg) snprintf(msg, PK_MSG_LEN, "libheif returned no interleaved pixels");
+        return PK_CORRUPT;
+    }
+    uint8_t *pixels = malloc(row * (size_t)h);
+    if (!pixels) return PK_NO_MEMORY;
+    for (int y = 0; y < h; y++) memcpy(pixels + row * (size_t)y, plane + (size_t)stride * (size_t)y, row);
+    out->pixels = pixels;
+    out->width = w;
+    out->height = h;
+    out->channels = channels;
+    return PK_OK;
+}
+
+static int pk_heif_decode_handle(const struct heif_image_handle *handle, pk_image *out, char *msg) {
+    int alpha = heif_image_handle_has_alpha_channel(handle);
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    if (!options) return PK_NO_MEMORY;
+    options->convert_hdr_to_8bit = 1; /* 10/12-bit pictures come out 8-bit */
+    struct heif_image *img = NULL;
+    struct heif_error err = heif_decode_image(handle, &img, heif_colorspace_RGB,
+                                              alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
+                                              options);
+    heif_decoding_options_free(options);
+    if (err.code != heif_error_Ok || !img) {
+        if (img) heif_image_release(img);
+        return pk_heif_fail(err, "cannot decode the picture", msg);
+    }
+    int status = pk_heif_copy(img, alpha ? 4 : 3, out, msg);
+    heif_image_release(img);
+    return status;
+}
+
+int pk_heif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int thumb_min_w,
+                   int thumb_min_h, pk_image *out, char *msg) {
+    if (!data || len == 0 || !out) {
+        if (msg) snprintf(msg, PK_MSG_LEN, "empty file");
+        return PK_CORRUPT;
+    }
+    memset(out, 0, sizeof *out);
+    struct heif_context *ctx = pk_heif_context(max_pixels);
+    if (!ctx) return PK_NO_MEMORY;
+    struct heif_image_handle *primary = NULL, *thumb = NULL;
+    int status;
+    struct heif_error err = heif_context_read_from_memory_without_copy(ctx, data, len, NULL);
+    if (err.code != heif_error_Ok) {
+        status = pk_heif_fail(err, "cannot read the HEIF container", msg);
+    } else if ((err = heif_context_get_primary_image_handle(ctx, &primary)).code != heif_error_Ok) {
+        status = pk_heif_fail(err, "no primary image", msg);
+    } else if (pk_heif_too_large(heif_image_handle_get_width(primary), heif_image_handle_get_height(primary),
+                                 max_pixels, msg)) {
+        status = PK_TOO_LARGE;
+    } else {
+        if (thumb_min_w > 0 && thumb_min_h > 0) thumb = pk_heif_thumbnail(primary, thumb_min_w, thumb_min_h);
+        status = pk_heif_decode_handle(thumb ? thumb : primary, out, msg);
+    }
+    if (thumb) heif_image_handle_release(thumb);
+    if (primary) heif_image_handle_release(primary);
+    heif_context_free(ctx);
+    return status;
+}
