@@ -14,6 +14,8 @@ public final class Server: Sendable {
     private let epollFD: Int32
     private let mailbox: ReplyMailbox
     private let handler: any RequestHandling
+    /// Holds each reply until the changes before it are durable (see `DurableReplies`).
+    private let durability: any DurableReplies
     private let scheduler = RequestScheduler()
     private let capabilities: Capabilities
     private let limits: ServerLimits
@@ -31,6 +33,7 @@ public final class Server: Sendable {
                 limits: ServerLimits = ServerLimits()) throws(SystemError) {
         self.listenFD = listenFD
         self.handler = handler
+        self.durability = handler as? any DurableReplies ?? ImmediateReplies()
         self.capabilities = capabilities
         self.limits = limits
         let mailbox = try ReplyMailbox()
@@ -177,6 +180,7 @@ public final class Server: Sendable {
             let imageSession = image ? request.sessionName : nil
             let handler = self.handler
             let mailbox = self.mailbox
+            let durability = self.durability
             scheduler.submit(session: request.sessionName) { [self] in
                 var reply: Reply
                 if token.begin() {
@@ -190,8 +194,10 @@ public final class Server: Sendable {
                         if latest[s] === token { latest[s] = nil }
                     }
                 }
-                mailbox.post(.init(connection: connID, bytes: reply.frame(id: id).encoded(), reply: id,
-                                   imageWork: image))
+                let delivery = ReplyMailbox.Delivery(connection: connID, bytes: reply.frame(id: id).encoded(),
+                                                     reply: id, imageWork: image)
+                // The reply waits for the session writer, the worker does not.
+                durability.whenDurable { mailbox.post(delivery) }
             }
         }
 
