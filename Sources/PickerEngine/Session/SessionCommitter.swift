@@ -56,16 +56,18 @@ final class SessionCommitter: Sendable {
     }
 
     /// Runs `deliver` once every change made before this call is durable: at once when it is
-    /// already, else on the writer thread after the round that writes it.
+    /// already, else on the writer thread after the round that writes it. Deliveries keep the
+    /// order of these calls (replies on one connection must not overtake each other), so they
+    /// run under the lock and must be short (a mailbox post).
     func whenDurable(_ deliver: @escaping @Sendable () -> Void) {
         condition.lock()
-        guard state.changed > state.durable, !state.finished else {
-            condition.unlock()
+        defer { condition.unlock() }
+        guard (state.changed > state.durable || !state.waiters.isEmpty) && !state.finished else {
             deliver()
             return
         }
-        state.waiters.append((state.changed, deliver))
-        condition.unlock()
+        let after = max(state.changed, state.waiters.last?.sequence ?? 0)
+        state.waiters.append((after, deliver))
     }
 
     /// Writes what is pending, then ends the thread (shutdown). Returns once the last write is done.
@@ -99,7 +101,7 @@ final class SessionCommitter: Sendable {
                     Log.error("saving sessions to \(fileShown) failed (\(error)); the previous file is kept")
                 }
             }
-            for deliver in markDurable(sequence) { deliver() }
+            markDurable(sequence)
         }
     }
 
@@ -118,15 +120,15 @@ final class SessionCommitter: Sendable {
         return true
     }
 
-    /// Records that changes up to `sequence` are on disk; returns the deliveries now due.
-    private func markDurable(_ sequence: UInt64) -> [@Sendable () -> Void] {
+    /// Records that changes up to `sequence` are on disk and runs the deliveries now due, in order.
+    private func markDurable(_ sequence: UInt64) {
         condition.lock()
         defer { condition.unlock() }
         state.durable = max(state.durable, sequence)
         state.rounds += 1
         let durable = state.durable
-        let due = state.waiters.filter { $0.sequence <= durable }.map(\.deliver)
-        state.waiters.removeAll { $0.sequence <= durable }
-        return due
+        let due = state.waiters.prefix { $0.sequence <= durable }
+        state.waiters.removeFirst(due.count)
+        for waiter in due { waiter.deliver() }
     }
 }
