@@ -103,7 +103,11 @@ final class Dispatcher {
             Log.error("refused a connection from uid \(uid)")
             return
         }
-        if table.count >= server.limits.maxConnections || !listening {
+        if !listening {
+            refuse(fd, PickerError(.tooBusy, "the daemon is shutting down"))
+            return
+        }
+        if table.count >= server.limits.maxConnections {
             refuse(fd, PickerError(.tooBusy, "too many connections (limit \(server.limits.maxConnections)); try again later"))
             Log.error("refused a connection: \(table.count) open")
             return

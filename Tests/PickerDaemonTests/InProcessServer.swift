@@ -50,6 +50,8 @@ final class InProcessServer {
 
     /// Stops the loop and waits for it to return.
     func stop() {
+        // Past any drain deadline: a client that left output unread does not hold the stop.
+        clock.advance(by: 3600)
         server.stop()
         _ = finished.wait(timeout: .now() + 30)
         try? FileManager.default.removeItem(atPath: folder)
@@ -80,7 +82,7 @@ final class InProcessServer {
 
 /// The client end of a socketpair, blocking, with a receive timeout as a hang guard only.
 final class TestClient {
-    let fd: Int32
+    private(set) var fd: Int32
     private var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
 
     init(fd: Int32) {
@@ -91,8 +93,10 @@ final class TestClient {
 
     deinit { close() }
 
+    /// Closes once: a second close could hit a descriptor number another test now uses.
     func close() {
         if fd >= 0 { FileDescriptorIO.close(fd) }
+        fd = -1
     }
 
     func send(_ request: Request, id: UInt32) throws {

@@ -112,6 +112,7 @@ final class SessionCommitter: Sendable {
         while state.changed <= state.durable {
             if state.stopping {
                 state.finished = true
+                Log.info("session writer: \(state.rounds) write round(s) for \(state.changed) change(s)")
                 condition.broadcast()
                 return false
             }
