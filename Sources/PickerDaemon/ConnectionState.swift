@@ -32,6 +32,13 @@ struct ConnectionState {
         return [.send(Reply.error(e).frame(id: 0)), .close]
     }
 
+    /// Gives up on the connection for `error` (e.g. no hello in time): one error, then close.
+    mutating func gaveUp(_ error: PickerError) -> [Action] {
+        guard !closing else { return [] }
+        closing = true
+        return [.send(Reply.error(error).frame(id: 0)), .close]
+    }
+
     mutating func received<C: Collection>(_ bytes: C) -> [Action] where C.Element == UInt8 {
         guard !closing else { return [] }
         decoder.append(bytes)

@@ -81,7 +81,7 @@ public enum Daemon {
         // so its thread never takes a SIGTERM meant for them).
         service.startLibrary()
         server.run()
-        service.stopLibrary()
+        service.stop()
         signals.forEach { $0.cancel() }
         // An activated socket belongs to systemd, which keeps listening for the next start.
         if activated == nil { unlink(config.socketPath) }

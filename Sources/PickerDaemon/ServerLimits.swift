@@ -14,6 +14,12 @@ public struct ServerLimits: Sendable {
     public var maxQueuedEventBytes: Int = 256 << 10
     /// A frame begun but not finished within this many seconds closes the connection.
     public var partialFrameTimeout: Double = 10
+    /// A connection that has not completed the handshake within this many seconds is closed.
+    public var handshakeTimeout: Double = 10
+    /// A connection with nothing in flight, nothing unsent and no subscription is closed after
+    /// this many seconds without a request; nil (the default) keeps it open, as editor clients
+    /// hold one connection for hours.
+    public var idleTimeout: Double? = nil
 
     public init() {}
 }

@@ -26,7 +26,7 @@ public enum AtomicFileWriter {
         let (fd, temp) = try createTemporary(for: name, in: directory, mode: mode)
         do {
             defer { FileDescriptorIO.close(fd) }
-            try writeAll(fd, bytes)
+            try FileDescriptorIO.writeAll(fd, bytes)
             if durable { _ = try retryingInterrupts("fsync") { fsync(fd) } }
             _ = try retryingInterrupts("renameat") { renameat(directory, temp, directory, name) }
         } catch {
@@ -48,20 +48,6 @@ public enum AtomicFileWriter {
         }
         defer { FileDescriptorIO.close(dfd) }
         try replace(name, in: dfd, with: bytes, mode: mode, durable: durable)
-    }
-
-    /// Writes every byte to a blocking file descriptor (`write(2)`), looping over short writes.
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = try bytes.withUnsafeBytes { raw in
-                Result { () throws(SystemError) in
-                    try retryingInterrupts("write") { write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset) }
-                }
-            }.get()
-            if n == 0 { throw SystemError("write", Errno(rawValue: EIO)) }
-            offset += n
-        }
     }
 
     /// `openat(2)` of a fresh `.NAME.tmp-RANDOM` with `O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC`,

@@ -49,6 +49,22 @@ public enum FileDescriptorIO {
         }
     }
 
+    /// Writes every byte to a blocking descriptor (`write(2)`), looping over short writes and
+    /// retrying `EINTR`: the one write-all for files, pipes and terminals (sockets: `sendAll`).
+    /// - Throws: `SystemError` naming `write` (EIO for a write that made no progress).
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = try bytes.withUnsafeBytes { raw in
+                Result { () throws(SystemError) in
+                    try retryingInterrupts("write") { Glibc.write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset) }
+                }
+            }.get()
+            if n == 0 { throw SystemError("write", Errno(rawValue: EIO)) }
+            offset += n
+        }
+    }
+
     /// Reads exactly `count` bytes from a blocking descriptor; nil on end-of-file before any byte.
     public static func readExactly(_ fd: Int32, count: Int) throws(SystemError) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: count)

@@ -44,14 +44,8 @@ public enum Log {
     private static func emit(_ level: LogLevel, _ message: () -> String) {
         guard level >= self.level else { return }
         let line = Array("pickerd[\(level.label)] \(InertText.escaped(message()))\n".utf8)
-        line.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(2, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
+        // Nowhere to report a failed log write: stderr is where it would go.
+        _ = try? FileDescriptorIO.writeAll(2, line)
     }
 }
 

@@ -41,4 +41,23 @@ public enum UnixSocket {
         _ = try retryingInterrupts("getsockopt(SO_PEERCRED)") { pk_peer_credentials(fd, &uid, &pid) }
         return uid
     }
+
+    /// A connected pair (`socketpair(2)`, close-on-exec); the first end non-blocking, for a
+    /// server loop to adopt, the second blocking, for a client.
+    public static func pair() throws(SystemError) -> (server: Int32, client: Int32) {
+        var fds: [Int32] = [-1, -1]
+        _ = try retryingInterrupts("socketpair") {
+            socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds)
+        }
+        let flags = fcntl(fds[0], F_GETFL)
+        _ = fcntl(fds[0], F_SETFL, flags | O_NONBLOCK)
+        return (fds[0], fds[1])
+    }
+
+    /// Asks for a 1 MiB send buffer (`SO_SNDBUF`), so a typical image reply leaves in one write.
+    /// Best effort: the kernel may give less.
+    public static func enlargeSendBuffer(_ fd: Int32) {
+        var bytes: Int32 = 1 << 20
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
+    }
 }

@@ -71,17 +71,17 @@ enum Output {
     /// A FILE that exists and is not a regular file (/dev/null, a FIFO, a terminal) is written in place.
     static func binary(_ bytes: [UInt8], to path: String?, terminalText: Bool = false) throws(CLIError) {
         guard let path else {
-            guard writeAll(1, bytes) else { throw CLIError(message: "writing to stdout failed: \(String(cString: strerror(errno)))", exitCode: .failure) }
+            guard writeAll(1, bytes) else { throw CLIError(message: "writing to stdout failed: \(Errno.current)", exitCode: .failure) }
             return
         }
         var st = stat()
         if stat(path, &st) == 0 && st.st_mode & S_IFMT != S_IFREG {
             let fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .failure) }
+            guard fd >= 0 else { throw CLIError(message: "cannot write \(path): \(Errno.current)", exitCode: .failure) }
             defer { close(fd) }
             if isatty(fd) != 0 && !terminalText { throw .usage("refusing to write image data to a terminal (\(path))") }
             guard writeAll(fd, bytes) else {
-                throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .failure)
+                throw CLIError(message: "cannot write \(path): \(Errno.current)", exitCode: .failure)
             }
             return
         }
@@ -95,16 +95,7 @@ enum Output {
 
     @discardableResult
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
+        (try? FileDescriptorIO.writeAll(fd, bytes)) != nil
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PickerClient
 import PickerProtocol
 import PickerSystem
 import Testing
@@ -84,7 +85,7 @@ import Testing
         #expect(state["message"] as? String == expected, "\(state)")
     }
 
-    @Test func connectionsThatHaveNotSaidHelloCountTowardTheLimitAndAreNotClosedForIdling() throws {
+    @Test func connectionsThatHaveNotSaidHelloCountTowardTheLimitUntilTheHandshakeTimeoutClosesThem() throws {
         var fds: [Int32] = []
         defer { for fd in fds { FileDescriptorIO.close(fd) } }
         for _ in 0..<256 { fds.append(try UnixSocket.connect(path: daemon.socketPath)) }  // no hello on any
@@ -96,15 +97,18 @@ import Testing
         } else {
             Issue.record("the 257th connection was not refused with too_busy")
         }
-        // Past the 10 s a begun frame may take, an idle connection that never sent a byte still gets its hello.
+        // Past the 10 s allowed for hello, a connection that never spoke is told why and closed,
+        // and its place is free again.
         sleep(11)
         let idle = fds[0]
         setReceiveTimeout(idle, seconds: 30)
-        try FileDescriptorIO.sendAll(idle, Request.hello(Hello(clientName: "idle")).frame(id: 1).encoded())
-        let reply = try readFrame(idle).map { try Reply(frame: $0) }
-        guard case .hello? = reply else {
-            Issue.record("an idle connection was closed or refused: \(String(describing: reply))")
-            return
+        if let frame = try readFrame(idle), case .error(let e) = try Reply(frame: frame) {
+            #expect(e.code == .handshakeRequired && frame.requestID == 0, "\(e)")
+        } else {
+            Issue.record("a connection without hello was not told handshake_required")
         }
+        #expect(try readFrame(idle) == nil, "the connection is closed after the error")
+        let next = try PickerConnection(socketPath: daemon.socketPath, clientName: "after-timeout")
+        #expect(try next.call(.ping) == .pong(serverVersion: Release.serverVersion))
     }
 }

@@ -20,14 +20,7 @@ extension PickerService {
     /// photo's index moves), which every version-1 client can decode.
     func setSort(_ name: String, _ sort: PhotoSort) throws(PickerError) -> SessionState {
         let order = PhotoSortOrder(sort)
-        let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
-            let before = s
-            s.sort = order
-            return (before, s)
-        }
-        let state = state(of: s)
-        if before.order != s.order { events(.session(.photo, state)) }
-        return state
+        return try changeSession(name, .photo, isNews: { $0.order != $1.order }) { s in s.sort = order }.state
     }
 
     /// Version 1 `photos`: the whole album. `sort = date` sets the session's order first (so the
@@ -58,12 +51,7 @@ extension PickerService {
     /// Makes the photo picked by name or by index in the session's order current.
     func selectPhoto(_ name: String, _ selector: Selector) throws(PickerError) -> SessionState {
         let photo = try orderedAlbum(of: try sessions.get(name)).photo(selector)
-        let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
-            let before = s
-            s.photo = photo.relativePath
-            return (before, s)
-        }
-        return announce(.photo, before, s)
+        return try changeSession(name, .photo) { s in s.photo = photo.relativePath }.state
     }
 
     /// Moves the current photo one row on or back in the session's order; without a current
@@ -72,12 +60,7 @@ extension PickerService {
         let session = try sessions.get(name)
         let ordered = try orderedAlbum(of: session)
         let target = try step(in: ordered, from: session.photo, direction)
-        let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
-            let before = s
-            s.photo = target.relativePath
-            return (before, s)
-        }
-        return announce(.photo, before, s)
+        return try changeSession(name, .photo) { s in s.photo = target.relativePath }.state
     }
 
     private func step(in ordered: OrderedAlbum, from current: String?, _ direction: StepDirection) throws(PickerError) -> Photo {

@@ -7,8 +7,7 @@ extension PickerService {
     ///   `.nothingSelected` without an album; `.noSuchPhoto`.
     func toggle(_ name: String, _ selector: Selector) throws(PickerError) -> SelectionList {
         let photo = try orderedAlbum(of: try sessions.get(name)).photo(selector)
-        let (before, updated) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
-            let before = s
+        let updated = try changeSession(name, .selection) { (s: inout Session) throws(PickerError) in
             s.selection = s.selection.filter { library.photo(relativePath: $0) != nil }
             if let i = s.selection.firstIndex(of: photo.relativePath) {
                 s.selection.remove(at: i)
@@ -19,9 +18,7 @@ extension PickerService {
                 }
                 s.selection.append(photo.relativePath)
             }
-            return (before, s)
-        }
-        _ = announce(.selection, before, updated)
+        }.after
         return list(updated)
     }
 

@@ -59,6 +59,13 @@ public final class PickerService: Sendable {
         watcher.withLock { $0?.stop() }
     }
 
+    /// Shutdown, after the server loop ended: stops watching the library and writes the
+    /// session changes still pending.
+    public func stop() {
+        stopLibrary()
+        sessions.finishWriting()
+    }
+
     /// After each step of the watcher: the library event, then (for a rescan) the photos added,
     /// removed and changed in batches, and the sessions that lost photos. The first scan of a library
     /// nothing was known of names no photos (every one would be "added").
@@ -99,13 +106,10 @@ public final class PickerService: Sendable {
             let lostPicks = session.selection.contains(where: removed.contains)
             let lostCurrent = session.photo.map(removed.contains) ?? false
             guard lostPicks || lostCurrent else { continue }
-            guard let (before, after) = try? sessions.update(session.name, { (s: inout Session) throws(PickerError) -> (Session, Session) in
-                let before = s
+            guard let change = try? changeSession(session.name, .selection, { s in
                 s.selection.removeAll(where: removed.contains)
-                return (before, s)
             }) else { continue }
-            if lostPicks { _ = announce(.selection, before, after) }
-            if lostCurrent { _ = announce(.photo, after, after) }
+            if lostCurrent { _ = announce(.photo, change.state) }
         }
     }
 
@@ -154,13 +158,10 @@ public final class PickerService: Sendable {
             return .session(state(of: try sessions.get(name)))
         case let .sessionResize(name, width, height):
             try Session.validatePane(width: width, height: height)
-            let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
-                let before = s
+            return .session(try changeSession(name, .paneSize) { s in
                 s.width = width
                 s.height = height
-                return (before, s)
-            }
-            return .session(announce(.paneSize, before, s))
+            }.state)
         case .sessionClose(let name):
             let last = state(of: try sessions.get(name))
             try sessions.remove(name)
@@ -173,13 +174,10 @@ public final class PickerService: Sendable {
             })
         case let .selectAlbum(name, selector):
             let album = try library.album(selector)
-            let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
-                let before = s
+            return .session(try changeSession(name, .album) { s in
                 s.album = album.name
                 s.photo = nil
-                return (before, s)
-            }
-            return .session(announce(.album, before, s))
+            }.state)
         case let .photos(name, sort):
             return .photos(try photoList(name, sort))
         case .photosPage(let params):
@@ -197,13 +195,8 @@ public final class PickerService: Sendable {
         case .selection(let name):
             return .selection(try selection(of: name))
         case .clearSelection(let name):
-            let (before, s) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
-                let before = s
-                s.selection.removeAll()
-                return (before, s)
-            }
-            _ = announce(.selection, before, s)
-            return .selection(SelectionList(maxSelection: s.maxSelection, photos: []))
+            let change = try changeSession(name, .selection) { s in s.selection.removeAll() }
+            return .selection(SelectionList(maxSelection: change.after.maxSelection, photos: []))
         case .thumbnails(let params):
             return .thumbnails(try thumbnailSheet(params))
         case .preview(let params):
@@ -222,11 +215,33 @@ public final class PickerService: Sendable {
         return state
     }
 
-    /// Sends a session event only when the session really changed.
-    func announce(_ change: SessionChange, _ before: Session, _ after: Session) -> SessionState {
-        let s = state(of: after)
-        if before != after { events(.session(change, s)) }
-        return s
+    /// A session change as made: the session before and after, and the state clients see now.
+    struct SessionChangeResult {
+        var before: Session
+        var after: Session
+        var state: SessionState
+    }
+
+    /// The one path of every session change: `body` mutates the session under the store's lock;
+    /// when `isNews(before, after)` (by default: the session really changed) the change is
+    /// announced as `change`. The store writes it in the background; the server holds the reply
+    /// until it is durable (`SessionStore.whenDurable`).
+    ///
+    /// This is also the one place that knows when a session's current photo moved
+    /// (`before.photo != after.photo`): the hook for work that follows the user's eye (prefetch).
+    /// - Throws: `.noSuchSession`, or what `body` throws (then nothing changes).
+    @discardableResult
+    func changeSession(_ name: String, _ change: SessionChange,
+                       isNews: (Session, Session) -> Bool = { $0 != $1 },
+                       _ body: (inout Session) throws(PickerError) -> Void) throws(PickerError) -> SessionChangeResult {
+        let (before, after) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
+            let before = s
+            try body(&s)
+            return (before, s)
+        }
+        let state = state(of: after)
+        if isNews(before, after) { events(.session(change, state)) }
+        return SessionChangeResult(before: before, after: after, state: state)
     }
 
     func selectedAlbum(of session: Session) throws(PickerError) -> Album {

@@ -3,14 +3,14 @@ import PickerProtocol
 import PickerSystem
 import Synchronization
 
-/// All sessions, behind one lock, saved atomically to `sessions.json` in the state folder after
-/// every change (see `AtomicFileWriter`), so a crash loses nothing and nothing planted is followed.
+/// All sessions, behind one lock, saved atomically to `sessions.json` in the state folder (see
+/// `AtomicFileWriter`) by one writer thread with group commit (`SessionCommitter`): a change is
+/// made in memory at once, and whoever must not answer before it is on disk asks `whenDurable`.
 /// A save that fails (a full disk) is logged; the previous file stays and the daemon goes on.
 public final class SessionStore: Sendable {
-    private let sessions: Mutex<[String: Session]>
+    private let table: SessionTable
     /// nil keeps sessions in memory only (no state folder, or one that was refused).
-    private let folder: StateDirectory?
-    private let saveLock = Mutex<Void>(())
+    private let committer: SessionCommitter?
 
     /// - Parameter stateDirectory: where `sessions.json` lives; nil keeps sessions in memory only.
     ///   A folder that cannot be used safely (owned by another uid, a symlink) is logged and
@@ -18,67 +18,93 @@ public final class SessionStore: Sendable {
     public init(stateDirectory: String?) {
         guard let path = stateDirectory else {
             Log.error("no state folder (neither XDG_STATE_HOME nor HOME is an absolute path, and no --state-dir): sessions are kept in memory only and will not survive a restart")
-            folder = nil
-            sessions = Mutex([:])
+            table = SessionTable([:])
+            committer = nil
             return
         }
+        let folder: StateDirectory
         do {
-            let opened = try StateDirectory(path: path)
-            folder = opened
-            sessions = Mutex(SessionStore.load(opened))
+            folder = try StateDirectory(path: path)
         } catch {
             Log.error("\(error.message); sessions are kept in memory only and will not survive a restart")
-            folder = nil
-            sessions = Mutex([:])
+            table = SessionTable([:])
+            committer = nil
+            return
         }
+        let table = SessionTable(SessionStore.load(folder))
+        self.table = table
+        let committer = SessionCommitter(
+            file: folder.path + "/" + SavedSessions.fileName,
+            snapshot: { table.encodedSnapshot() },
+            persist: { bytes in try folder.replace(SavedSessions.fileName, with: bytes) })
+        self.committer = committer
+        committer.start()
     }
+
+    /// Runs `deliver` once every session change made so far is on disk (at once when there is
+    /// nothing to write, or no state folder). It runs on the writer thread: keep it short.
+    public func whenDurable(_ deliver: @escaping @Sendable () -> Void) {
+        guard let committer else { return deliver() }
+        committer.whenDurable(deliver)
+    }
+
+    /// Writes what is pending and stops the writer (shutdown); later changes stay in memory.
+    public func finishWriting() {
+        committer?.finish()
+    }
+
+    /// Write rounds so far (each one write and fsync of the file), for tests.
+    var commitRounds: Int { committer?.rounds ?? 0 }
 
     /// Runs `body` on the named session and saves if it changed.
     /// - Throws: `.noSuchSession`, or whatever `body` throws (then nothing changes).
     public func update<T>(_ name: String, _ body: (inout Session) throws(PickerError) -> T) throws(PickerError) -> T {
-        let (result, changed) = try sessions.withLock { (dict) throws(PickerError) -> (T, Bool) in
-            guard var s = dict[name] else { throw SessionStore.missing(name, dict.count) }
+        let (result, change) = try table.state.withLock { (t) throws(PickerError) -> (T, UInt64?) in
+            guard var s = t.sessions[name] else { throw SessionStore.missing(name, t.sessions.count) }
             let before = s
             let r = try body(&s)
-            dict[name] = s
-            return (r, s != before)
+            guard s != before else { return (r, nil) }
+            t.sessions[name] = s
+            return (r, t.recordChange())
         }
-        if changed { save() }
+        if let change { committer?.changed(change) }
         return result
     }
 
     public func get(_ name: String) throws(PickerError) -> Session {
-        try sessions.withLock { (dict) throws(PickerError) -> Session in
-            guard let s = dict[name] else { throw SessionStore.missing(name, dict.count) }
+        try table.state.withLock { (t) throws(PickerError) -> Session in
+            guard let s = t.sessions[name] else { throw SessionStore.missing(name, t.sessions.count) }
             return s
         }
     }
 
     public func all() -> [Session] {
-        sessions.withLock { Array($0.values) }.sorted { $0.name < $1.name }
+        table.state.withLock { Array($0.sessions.values) }.sorted { $0.name < $1.name }
     }
 
     /// - Throws: `.sessionExists` when the name is taken.
     public func create(_ session: Session) throws(PickerError) {
-        try sessions.withLock { (dict) throws(PickerError) in
-            guard dict[session.name] == nil else {
+        let change = try table.state.withLock { (t) throws(PickerError) -> UInt64 in
+            guard t.sessions[session.name] == nil else {
                 throw PickerError(.sessionExists, "session '\(session.name)' already exists")
             }
-            guard dict.count < SavedSessions.maxSessions else {
+            guard t.sessions.count < SavedSessions.maxSessions else {
                 throw PickerError(.tooBusy, "too many sessions (limit 1024); close some with `pickerctl session close`")
             }
-            dict[session.name] = session
+            t.sessions[session.name] = session
+            return t.recordChange()
         }
         Log.info("session '\(session.name)' created (\(session.width)x\(session.height.map(String.init) ?? "-"))")
-        save()
+        committer?.changed(change)
     }
 
     public func remove(_ name: String) throws(PickerError) {
-        try sessions.withLock { (dict) throws(PickerError) in
-            guard dict.removeValue(forKey: name) != nil else { throw SessionStore.missing(name, dict.count) }
+        let change = try table.state.withLock { (t) throws(PickerError) -> UInt64 in
+            guard t.sessions.removeValue(forKey: name) != nil else { throw SessionStore.missing(name, t.sessions.count) }
+            return t.recordChange()
         }
         Log.info("session '\(name)' closed")
-        save()
+        committer?.changed(change)
     }
 
     private static func missing(_ name: String, _ count: Int) -> PickerError {
@@ -86,19 +112,6 @@ public final class SessionStore: Sendable {
     }
 
     // MARK: persistence
-
-    private func save() {
-        guard let folder else { return }
-        // Serialise writers so an older snapshot never lands after a newer one.
-        saveLock.withLock { _ in
-            guard let bytes = orLog("encoding sessions", { try SavedSessions.encode(all()) }) else { return }
-            do {
-                try folder.replace(SavedSessions.fileName, with: bytes)
-            } catch {
-                Log.error("saving sessions to \(folder.path)/\(SavedSessions.fileName) failed (\(error)); the previous file is kept")
-            }
-        }
-    }
 
     /// The valid sessions of the folder's `sessions.json`. A file that cannot be read as a whole
     /// (torn, not JSON, a symlink, too big) never stops the daemon: it is moved aside for
@@ -128,5 +141,34 @@ public final class SessionStore: Sendable {
             Log.error("session file \(path) is unreadable (\(problem)) and cannot be moved aside (\(error)); starting with no sessions")
         }
         return [:]
+    }
+}
+
+/// The sessions and the number of the latest change, under one lock, so a snapshot and the
+/// change number it contains are always taken together.
+private final class SessionTable: Sendable {
+    struct Table {
+        var sessions: [String: Session]
+        var changes: UInt64 = 0
+
+        /// Numbers a change just made; the writer uses the number to tell who may now be answered.
+        mutating func recordChange() -> UInt64 {
+            changes += 1
+            return changes
+        }
+    }
+
+    let state: Mutex<Table>
+
+    init(_ sessions: [String: Session]) {
+        state = Mutex(Table(sessions: sessions))
+    }
+
+    /// The sessions and the number of the last change they contain, encoded for the file.
+    /// Encoding runs outside the lock: only the copy is taken under it.
+    func encodedSnapshot() -> (sequence: UInt64, bytes: [UInt8]?) {
+        let (sessions, sequence) = state.withLock { t in (Array(t.sessions.values), t.changes) }
+        let sorted = sessions.sorted { $0.name < $1.name }
+        return (sequence, orLog("encoding sessions") { try SavedSessions.encode(sorted) })
     }
 }

@@ -1,0 +1,80 @@
+import PickerSystem
+
+/// A connection's unsent frames, replies and events apart, so the event cap can count events
+/// alone. Pure but for the `send` closure `write` is given.
+struct OutputQueue {
+    private struct Pending {
+        var bytes: [UInt8]
+        var isEvent: Bool
+    }
+
+    private var frames: [Pending] = []
+    /// How much of the first frame is already written.
+    private var offset = 0
+    private(set) var queuedBytes = 0
+    /// Unsent bytes that are events (as opposed to replies), which the event cap bounds.
+    private(set) var queuedEventBytes = 0
+
+    var hasPending: Bool { !frames.isEmpty }
+
+    mutating func enqueue(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        frames.append(Pending(bytes: bytes, isEvent: false))
+        queuedBytes += bytes.count
+    }
+
+    /// Queues an event unless that would put more than `limit` bytes of events in the queue.
+    /// One event is always accepted when none is queued, so a large one still goes out.
+    /// - Returns: false when the event was refused (the subscriber is too far behind).
+    mutating func enqueueEvent(_ bytes: [UInt8], limit: Int) -> Bool {
+        guard queuedEventBytes == 0 || queuedEventBytes + bytes.count <= limit else { return false }
+        frames.append(Pending(bytes: bytes, isEvent: true))
+        queuedBytes += bytes.count
+        queuedEventBytes += bytes.count
+        return true
+    }
+
+    /// Forgets every queued event not yet begun (a frame partly written stays, to keep framing).
+    mutating func discardUnsentEvents() {
+        var kept: [Pending] = []
+        for (i, p) in frames.enumerated() {
+            if p.isEvent && !(i == 0 && offset > 0) {
+                queuedBytes -= p.bytes.count
+                queuedEventBytes -= p.bytes.count
+            } else {
+                kept.append(p)
+            }
+        }
+        frames = kept
+    }
+
+    /// Writes as much as `send` takes, in order.
+    /// - Returns: false when the peer is gone (`send` threw or reported end of file).
+    mutating func write(using send: (UnsafeRawBufferPointer) throws(SystemError) -> IOProgress) -> Bool {
+        while let first = frames.first {
+            let progress: IOProgress
+            do {
+                progress = try first.bytes.withRawBytes { raw throws(SystemError) in
+                    try send(UnsafeRawBufferPointer(rebasing: raw[offset...]))
+                }
+            } catch {
+                return false
+            }
+            switch progress {
+            case .transferred(let n):
+                offset += n
+                queuedBytes -= n
+                if offset == first.bytes.count {
+                    if first.isEvent { queuedEventBytes -= first.bytes.count }
+                    frames.removeFirst()
+                    offset = 0
+                }
+            case .wouldBlock:
+                return true
+            case .endOfFile:
+                return false
+            }
+        }
+        return true
+    }
+}

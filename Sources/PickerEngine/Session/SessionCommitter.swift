@@ -1,0 +1,135 @@
+import Foundation
+import PickerSystem
+
+/// Makes session changes durable off the request path, with group commit: one thread writes
+/// the sessions file (fsync'd), and every change made while a write runs goes out together in
+/// the next one, so 64 clients toggling cost a few fsync rounds, not 64 queued ones.
+///
+/// Changes are numbered by the store (under its lock, with the snapshot they belong to). A
+/// caller that must not speak before its change is safe asks `whenDurable`: its closure runs
+/// once every change made so far is on disk — on the writer thread, so no worker waits.
+final class SessionCommitter: Sendable {
+    /// The sessions as of change number `sequence`, encoded; nil bytes when encoding failed.
+    typealias Snapshot = @Sendable () -> (sequence: UInt64, bytes: [UInt8]?)
+    /// Replaces the file with the bytes (fsync'd); throws what failed.
+    typealias Persist = @Sendable ([UInt8]) throws -> Void
+
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private nonisolated(unsafe) var state = State()
+    private let snapshot: Snapshot
+    private let persist: Persist
+    /// The file, as named in logs.
+    private let fileShown: String
+
+    private struct State {
+        /// The number of the latest change made in memory.
+        var changed: UInt64 = 0
+        /// The number of the latest change on disk (or given up on, when the write failed).
+        var durable: UInt64 = 0
+        var waiters: [(sequence: UInt64, deliver: @Sendable () -> Void)] = []
+        var stopping = false
+        var finished = false
+        /// Write rounds done (each one file write + fsync), for tests and logs.
+        var rounds = 0
+    }
+
+    init(file: String, snapshot: @escaping Snapshot, persist: @escaping Persist) {
+        self.fileShown = file
+        self.snapshot = snapshot
+        self.persist = persist
+    }
+
+    /// Starts the writer thread.
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "session-writer"
+        thread.start()
+    }
+
+    /// Change number `sequence` was made in memory: write it soon.
+    func changed(_ sequence: UInt64) {
+        condition.lock()
+        state.changed = max(state.changed, sequence)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Runs `deliver` once every change made before this call is durable: at once when it is
+    /// already, else on the writer thread after the round that writes it. Deliveries keep the
+    /// order of these calls (replies on one connection must not overtake each other), so they
+    /// run under the lock and must be short (a mailbox post).
+    func whenDurable(_ deliver: @escaping @Sendable () -> Void) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard (state.changed > state.durable || !state.waiters.isEmpty) && !state.finished else {
+            deliver()
+            return
+        }
+        let after = max(state.changed, state.waiters.last?.sequence ?? 0)
+        state.waiters.append((after, deliver))
+    }
+
+    /// Writes what is pending, then ends the thread (shutdown). Returns once the last write is done.
+    func finish() {
+        condition.lock()
+        state.stopping = true
+        condition.broadcast()
+        while !state.finished { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Write rounds so far.
+    var rounds: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.rounds
+    }
+
+    private func run() {
+        // Signals are for the daemon's signal sources, never this thread.
+        var all = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, nil)
+        while waitForWork() {
+            let (sequence, bytes) = snapshot()
+            if let bytes {
+                do {
+                    try persist(bytes)
+                } catch {
+                    // Replies are not held forever for a full disk: the failure is logged, the old file stays.
+                    Log.error("saving sessions to \(fileShown) failed (\(error)); the previous file is kept")
+                }
+            }
+            markDurable(sequence)
+        }
+    }
+
+    /// Waits until a change is pending (true) or the store is stopping with none left (false).
+    private func waitForWork() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while state.changed <= state.durable {
+            if state.stopping {
+                state.finished = true
+                Log.info("session writer: \(state.rounds) write round(s) for \(state.changed) change(s)")
+                condition.broadcast()
+                return false
+            }
+            condition.wait()
+        }
+        return true
+    }
+
+    /// Records that changes up to `sequence` are on disk and runs the deliveries now due, in order.
+    private func markDurable(_ sequence: UInt64) {
+        condition.lock()
+        defer { condition.unlock() }
+        state.durable = max(state.durable, sequence)
+        state.rounds += 1
+        let durable = state.durable
+        let due = state.waiters.prefix { $0.sequence <= durable }
+        state.waiters.removeFirst(due.count)
+        for waiter in due { waiter.deliver() }
+    }
+}
