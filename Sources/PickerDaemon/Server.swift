@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CPickerSys
-import Dispatch
+import PickerEngine
 import PickerProtocol
 import PickerSystem
 import Synchronization
@@ -14,7 +14,7 @@ public final class Server: Sendable {
     private let epollFD: Int32
     private let mailbox: ReplyMailbox
     private let handler: any RequestHandling
-    private let scheduler = RequestScheduler()
+    private let scheduler: RequestScheduler
     private let capabilities: Capabilities
     private let limits: ServerLimits
     private let stopRequested = Atomic<Bool>(false)
@@ -31,6 +31,7 @@ public final class Server: Sendable {
                 limits: ServerLimits = ServerLimits()) throws(SystemError) {
         self.listenFD = listenFD
         self.handler = handler
+        self.scheduler = RequestScheduler(pool: handler.pool)
         self.capabilities = capabilities
         self.limits = limits
         let mailbox = try ReplyMailbox()
@@ -177,7 +178,8 @@ public final class Server: Sendable {
             let imageSession = image ? request.sessionName : nil
             let handler = self.handler
             let mailbox = self.mailbox
-            scheduler.submit(session: request.sessionName) { [self] in
+            let kind: WorkClass = if case .pool(let k) = RequestClass(request) { k } else { .interactive }
+            scheduler.submit(request, kind: kind, connection: connID, cancel: token.flag) { [self] in
                 var reply: Reply
                 if token.begin() {
                     reply = handler.handle(request)
@@ -382,10 +384,7 @@ public final class Server: Sendable {
 
     /// Requests that decode pictures: a newer one on the same session supersedes a waiting older one.
     static func isImageWork(_ request: Request) -> Bool {
-        switch request {
-        case .getImage, .preview, .thumbnails: return true
-        default: return false
-        }
+        RequestClass(request).isImageWork
     }
 
     static func cancelledError(_ outcome: CancelToken.Outcome, _ request: Request) -> PickerError {
