@@ -104,4 +104,5 @@ struct EngineHandler: RequestHandling {
     let service: PickerService
     func handle(_ request: Request) -> Reply { service.handle(request) }
     var pool: WorkerPool { service.pool }
+    func answersFromCache(_ request: Request) -> Bool { service.answersFromCache(request) }
 }

@@ -7,4 +7,11 @@ public protocol RequestHandling: Sendable {
     func handle(_ request: Request) -> Reply
     /// The fixed pool request work runs on (`RequestScheduler`).
     var pool: WorkerPool { get }
+    /// Whether an image request would be answered from the render cache (no pixel work), so it may
+    /// run in the interactive lane instead of queueing behind decodes. A guess: may be stale.
+    func answersFromCache(_ request: Request) -> Bool
+}
+
+extension RequestHandling {
+    public func answersFromCache(_ request: Request) -> Bool { false }
 }

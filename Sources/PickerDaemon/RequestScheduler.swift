@@ -8,9 +8,11 @@ import Synchronization
 /// each session has a line, keyed by an internal id given when the line opens, and only the head
 /// of a line is in the pool. A line whose head is interactive work goes to the interactive lane,
 /// so a cheap request waits for nothing but its own session's earlier requests. Requests without
-/// a session go to the pool directly. Image work is shared round-robin across connections.
+/// a session go to the pool directly. Image work is shared round-robin across connections; an image
+/// request the render cache can answer is sent to the interactive lane instead (no pixel work).
 final class RequestScheduler: Sendable {
     private struct Work {
+        var request: Request
         var kind: WorkClass
         var connection: UInt64
         var cancel: CancelFlag
@@ -28,16 +30,18 @@ final class RequestScheduler: Sendable {
     }
 
     private let pool: WorkerPool
+    private let handler: any RequestHandling
     private let lines = Mutex(Lines())
 
-    init(pool: WorkerPool) {
-        self.pool = pool
+    init(handler: any RequestHandling) {
+        self.pool = handler.pool
+        self.handler = handler
     }
 
     /// Queues `run` for `request`; `cancel` is raised when the client cancels it.
     func submit(_ request: Request, kind: WorkClass, connection: UInt64, cancel: CancelFlag,
                 _ run: @escaping @Sendable () -> Void) {
-        let work = Work(kind: kind, connection: connection, cancel: cancel, run: run)
+        let work = Work(request: request, kind: kind, connection: connection, cancel: cancel, run: run)
         guard let session = request.sessionName else {
             start(work)
             return
@@ -60,9 +64,21 @@ final class RequestScheduler: Sendable {
     var openLines: Int { lines.withLock { $0.byName.count } }
 
     private func start(_ work: Work, session: String? = nil) {
-        pool.submit(work.kind, fairnessKey: work.connection, cancel: work.cancel) { [self] in
+        let runThenNext: @Sendable () -> Void = { [self] in
             work.run()
             if let session { finished(session) }
+        }
+        guard work.kind == .image else {
+            pool.submit(work.kind, fairnessKey: work.connection, cancel: work.cancel, runThenNext)
+            return
+        }
+        // Ask the cache first, in the lane: a hit is answered there, a miss takes its turn as image work.
+        pool.submit(.interactive, cancel: work.cancel) { [self] in
+            if handler.answersFromCache(work.request) {
+                runThenNext()
+            } else {
+                pool.submit(.image, fairnessKey: work.connection, cancel: work.cancel, runThenNext)
+            }
         }
     }
 

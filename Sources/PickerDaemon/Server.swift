@@ -31,7 +31,7 @@ public final class Server: Sendable {
                 limits: ServerLimits = ServerLimits()) throws(SystemError) {
         self.listenFD = listenFD
         self.handler = handler
-        self.scheduler = RequestScheduler(pool: handler.pool)
+        self.scheduler = RequestScheduler(handler: handler)
         self.capabilities = capabilities
         self.limits = limits
         let mailbox = try ReplyMailbox()

@@ -51,6 +51,31 @@ import Testing
         #expect(after.exitCode == 0, "\(after)")
     }
 
+    @Test func aCachedImageIsAnsweredWhileTheOnlyWorkerDecodesAndASessionRequestToo() throws {
+        let library = try Self.cameraLibrary(count: 2)
+        let daemon = try LiveDaemon(library: library.url, extraArguments: ["--workers", "1", "--no-prefetch"])
+        let setup = try PickerConnection(socketPath: daemon.socketPath, clientName: "setup")
+        for step: Request in [.sessionNew(NewSession(name: "big", width: 6000, height: 4000)),
+                              .selectAlbum(session: "big", .name("Cam")), .selectPhoto(session: "big", .index(1)),
+                              .sessionNew(NewSession(name: "small", width: 320, height: 240)),
+                              .selectAlbum(session: "small", .name("Cam")), .selectPhoto(session: "small", .index(2)),
+                              .getImage(ImageRequest(session: "small"))] {
+            if case .error(let e) = try setup.call(step) { throw e }
+        }
+        // The only worker gets a full-size decode plus a 22 MP PNG encode (seconds); then a cached
+        // image and a session request of other sessions arrive: neither waits for it.
+        let conn = try RawConnection(socketPath: daemon.socketPath, clientName: "mixed")
+        let ids = try conn.sendInOneWrite([.getImage(ImageRequest(session: "big", noCache: true)),
+                                           .getImage(ImageRequest(session: "small")),
+                                           .status(session: "small")])
+        let replies = try conn.replies(to: ids)
+        #expect(conn.arrivalOrder.last == ids[0], "reply order \(conn.arrivalOrder), ids \(ids)")
+        if case .image(let img)? = replies[ids[1]] { #expect(img.width == 320 || img.height == 240) } else {
+            Issue.record("the cached image is answered: \(String(describing: replies[ids[1]]))")
+        }
+        if case .image? = replies[ids[0]] {} else { Issue.record("the big image is answered: \(String(describing: replies[ids[0]]))") }
+    }
+
     /// Runs the browsing steps: look at photo 1 (ask for it), then dwell, `next`, ask for photo 2.
     private func browse(_ daemon: LiveDaemon, waitForPrefetch: Bool) throws {
         for args in [["session", "new", "b", "--width", "800", "--height", "600"], ["select-album", "Cam"],

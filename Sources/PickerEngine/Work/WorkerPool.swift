@@ -122,15 +122,17 @@ public final class WorkerPool: @unchecked Sendable {
     private func spawn(name: String, lane: Bool) {
         state.threadsAlive += 1
         let thread = Thread { [self] in
-            // Below the socket thread: under a pile of decodes it still gets the CPU at once.
-            pk_lower_thread_priority(lane ? 5 : 10)
+            Thread.current.name = name
+            // Workers run below the socket thread and the lane: under a pile of decodes those still get
+            // the CPU at once. The lane keeps normal priority: its work is short, and it must not lose
+            // the CPU to other processes' work either.
+            if !lane { pk_lower_thread_priority(10) }
             if !lane { installHelperHook() }
             workLoop(lane: lane)
             condition.lock()
             state.threadsAlive -= 1
             condition.unlock()
         }
-        thread.name = name
         thread.start()
     }
 }
