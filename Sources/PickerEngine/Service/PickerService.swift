@@ -31,7 +31,7 @@ public final class PickerService: Sendable {
         let prefetcher = Prefetcher(pool: pool, enabled: configuration.prefetch)
         self.prefetcher = prefetcher
         self.events = { prefetcher.observe($0); events($0) }
-        let library = PhotoLibrary(root: configuration.libraryRoot, maxPhotoBytes: configuration.maxPhotoBytes)
+        let library = PhotoLibrary(root: configuration.libraryRoot, maxPhotoBytes: configuration.maxPhotoBytes, pool: pool)
         self.library = library
         let budget = WorkBudget(capacityBytes: configuration.workBudgetBytes)
         self.budget = budget
@@ -54,6 +54,8 @@ public final class PickerService: Sendable {
     /// Starts the library watcher: the first scan runs in the background (the socket already
     /// answers; listings say `scanning` until it ends), then inotify keeps the index current.
     public func startLibrary() {
+        // The daemon's threads start now: the first scan's header reads already get helpers.
+        pool.start()
         let watcher = LibraryWatcher(library: library, indexDirectory: configuration.indexDirectory) { [weak self] update in
             self?.libraryUpdated(update)
         }

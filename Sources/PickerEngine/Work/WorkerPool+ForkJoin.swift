@@ -11,7 +11,8 @@ extension WorkerPool {
     public func forEach(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         guard count > 0 else { return }
         let batch = ForkJoinBatch(count: count, body: body, cancel: CurrentFlag(raw: pk_cancel_current()))
-        for _ in 0..<min(count - 1, workers) {
+        // At most workers − 1 helpers: with the caller that makes `workers` busy threads.
+        for _ in 0..<min(count - 1, workers - 1) {
             if !tryHelper({ batch.drain() }) { break }
         }
         batch.drain()

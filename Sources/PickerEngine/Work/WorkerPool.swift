@@ -111,6 +111,13 @@ public final class WorkerPool: @unchecked Sendable {
         return state.threadsAlive
     }
 
+    /// Starts the threads now (else the first submitted job does).
+    public func start() {
+        condition.lock()
+        startIfNeeded()
+        condition.unlock()
+    }
+
     /// Called with `condition` held.
     private func startIfNeeded() {
         guard !state.started else { return }
