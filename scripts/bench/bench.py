@@ -333,6 +333,33 @@ class Bench:
         self.rows.append(dict(label="warm get-image (cached) vs pickerctl ping",
                               times={"pickerd": warm, "ref": ping}, ref_name="ping", n=rounds))
 
+    def browsing_scenario(self, sock, rounds):
+        """`next`, a 150 ms dwell, then `get-image` (whole pickerctl): with prefetch the photo is
+        already rendered. Reference: vipsthumbnail of the same file, cold."""
+        session = "browse"
+        must([self.pickerctl, "--socket", sock, "session", "new", session,
+              "--width", str(PANE[0]), "--height", str(PANE[1])])
+        must(self.ctl(sock, "select-album", "camera", session=session))
+        must(self.ctl(sock, "select-photo", self.camera[0], session=session))
+        out = os.path.join(self.out, "browse.png")
+        must(self.ctl(sock, "-o", out, "get-image", session=session))
+        got, vips = [], []
+        at = 0
+        for _ in range(rounds):
+            if at + 1 >= len(self.camera):
+                at = 0
+                must(self.ctl(sock, "select-photo", self.camera[0], session=session))
+                must(self.ctl(sock, "-o", out, "get-image", session=session))
+                time.sleep(0.15)  # a dwell on photo 1 too, so photo 2 is rendered ahead
+            must(self.ctl(sock, "next", session=session))
+            at += 1
+            time.sleep(0.15)
+            got.append(must(self.ctl(sock, "-o", out, "get-image", session=session)))
+            vips.append(self.t_vips(os.path.join(self.lib, "camera", self.camera[at]),
+                                    os.path.join(self.out, "browse-vips.png")))
+        self.rows.append(dict(label="browsing: next, 150 ms dwell, get-image (camera JPEG -> 600x400)",
+                              times={"pickerd": got, "ref": vips}, ref_name="vipsthumbnail cold", n=rounds))
+
     def build_static_pickerctl(self):
         """pickerctl linked with -static-executable (no dynamic loader, no shared Swift
         runtime): the start-up fix proposed in docs/PERFORMANCE.md. None if it fails."""
@@ -594,6 +621,9 @@ class Bench:
         if want("warm"):
             print("bench: warm get-image", file=sys.stderr)
             self.warm_scenario(sock, 30 if a.quick else 60)
+        if want("browsing"):
+            print("bench: browsing", file=sys.stderr)
+            self.browsing_scenario(sock, 12 if a.quick else 40)
         if want("ping"):
             print("bench: ping", file=sys.stderr)
             self.ping_scenario(sock, 50 if a.quick else 200)
@@ -661,7 +691,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     ap.add_argument("--package", default=os.path.normpath(os.path.join(HERE, "../..")),
                     help="the pickerd package, to build a static pickerctl for comparison ('' to skip)")
-    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,warm,ping,thumbs,memory")
+    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,warm,browsing,ping,thumbs,memory")
     a = ap.parse_args()
     if a.testdata is None:
         sys.path.insert(0, os.path.join(HERE, ".."))
