@@ -122,14 +122,14 @@ public final class WorkerPool: @unchecked Sendable {
     private func startIfNeeded() {
         guard !state.started else { return }
         state.started = true
-        for i in 0..<workers { spawn(name: "pickerd-worker-\(i)", lane: false) }
-        spawn(name: "pickerd-interactive", lane: true)
+        for i in 0..<workers { spawn(name: "pk-worker-\(i)", lane: false) }
+        spawn(name: "pk-interactive", lane: true)
     }
 
     private func spawn(name: String, lane: Bool) {
         state.threadsAlive += 1
         let thread = Thread { [self] in
-            Thread.current.name = name
+            ThreadName.setCurrent(name)
             // Workers run below the socket thread and the lane: under a pile of decodes those still get
             // the CPU at once. The lane keeps normal priority: its work is short, and it must not lose
             // the CPU to other processes' work either.
