@@ -733,7 +733,7 @@ def print_summary(r):
           f"{m.get('errors')} errors; counts {m.get('counts')}")
     print(f"         p50 ms {m.get('p50_ms')}")
     print(f"         p99 ms {m.get('p99_ms')}")
-    for e in (m.get("errors") or [])[:5]:
+    for e in (m.get("error_samples") or [])[:5]:
         print(f"         error: {e}")
     print(f"  probe ping: {pr.get('pings')} pings, p50 {pr.get('p50_ms')} ms, p99 {pr.get('p99_ms')} ms, max {pr.get('max_ms')} ms")
     s = r.get("stallers", {})

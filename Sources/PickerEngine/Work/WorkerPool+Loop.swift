@@ -6,7 +6,7 @@ import PickerSystem
 extension WorkerPool {
     private enum Next {
         case helper(@Sendable () -> Void)
-        case job(Job, background: Bool)
+        case job(Job, background: Bool, imageKey: UInt64?)
         case stop
     }
 
@@ -17,8 +17,15 @@ extension WorkerPool {
                 return
             case .helper(let fn):
                 fn()
-            case let .job(job, background):
+            case let .job(job, background, imageKey):
+                let started = monotonicNow()
                 CancelFlag.with(job.cancel) { job.run() }
+                if let imageKey {
+                    let took = monotonicNow() - started
+                    condition.lock()
+                    state.image.charge(imageKey, seconds: took)
+                    condition.unlock()
+                }
                 if background, let flag = job.cancel {
                     condition.lock()
                     state.runningBackground[ObjectIdentifier(flag)] = nil
@@ -38,10 +45,10 @@ extension WorkerPool {
                 return .helper(state.helpers.removeFirst())
             }
             if !state.interactive.isEmpty {
-                return .job(state.interactive.removeFirst(), background: false)
+                return .job(state.interactive.removeFirst(), background: false, imageKey: nil)
             }
-            if !lane, let job = nextImageJob() {
-                return .job(job, background: false)
+            if !lane, let (key, job) = state.image.pop() {
+                return .job(job, background: false, imageKey: key)
             }
             let now = monotonicNow()
             if !lane, let i = state.background.firstIndex(where: { $0.notBefore <= now }) {
@@ -49,7 +56,7 @@ extension WorkerPool {
                 let flag = job.cancel ?? CancelFlag()
                 job.cancel = flag
                 state.runningBackground[ObjectIdentifier(flag)] = flag
-                return .job(job, background: true)
+                return .job(job, background: true, imageKey: nil)
             }
             if state.stopping { return .stop }
             if !lane { state.idleWorkers += 1 }
@@ -60,24 +67,6 @@ extension WorkerPool {
             }
             if !lane { state.idleWorkers -= 1 }
         }
-    }
-
-    /// The next image job, taking fairness keys in turn. Called with `condition` held.
-    private func nextImageJob() -> Job? {
-        guard !state.imageTurns.isEmpty else { return nil }
-        let key = state.imageTurns.removeFirst()
-        guard var queue = state.image[key], !queue.isEmpty else {
-            state.image[key] = nil
-            return nextImageJob()
-        }
-        let job = queue.removeFirst()
-        if queue.isEmpty {
-            state.image[key] = nil
-        } else {
-            state.image[key] = queue
-            state.imageTurns.append(key)
-        }
-        return job
     }
 
     /// Lets C decoders on this thread run their resampler on an idle worker (pk_work.h).

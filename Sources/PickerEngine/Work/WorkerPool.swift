@@ -8,8 +8,8 @@ import PickerSystem
 /// interactive work, so a cheap session request never waits for a decode to end.
 /// Threads start on the first submitted job (an engine used without a daemon starts none).
 ///
-/// Order on a general worker: helpers of running jobs, interactive, image (round-robin over
-/// fairness keys), background (when due and nothing else waits).
+/// Order on a general worker: helpers of running jobs, interactive, image (fair over fairness keys
+/// by worker time used, `FairQueue`), background (when due and nothing else waits).
 public final class WorkerPool: @unchecked Sendable {
     /// One unit of work and the flag that cancels it.
     struct Job {
@@ -26,9 +26,7 @@ public final class WorkerPool: @unchecked Sendable {
     struct State {
         var helpers: [@Sendable () -> Void] = []
         var interactive: [Job] = []
-        var image: [UInt64: [Job]] = [:]
-        /// Fairness keys with queued image work, in round-robin order.
-        var imageTurns: [UInt64] = []
+        var image = FairQueue<Job>()
         var background: [DelayedJob] = []
         /// Cancel flags of the background jobs running now.
         var runningBackground: [ObjectIdentifier: CancelFlag] = [:]
@@ -53,7 +51,7 @@ public final class WorkerPool: @unchecked Sendable {
     /// The number of cores this process may run on (the default for `--workers`).
     public static var defaultWorkers: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    /// Queues a job in its class. `fairnessKey` (for image work) names whose turn it is, e.g. the
+    /// Queues a job in its class. `fairnessKey` (for image work) names whose share it uses, e.g. the
     /// connection; `cancel` becomes the running thread's current flag.
     public func submit(_ kind: WorkClass, fairnessKey: UInt64 = 0, cancel: CancelFlag? = nil,
                        after delay: Double = 0, _ run: @escaping @Sendable () -> Void) {
@@ -64,8 +62,7 @@ public final class WorkerPool: @unchecked Sendable {
         case .interactive:
             state.interactive.append(job)
         case .image:
-            if state.image[fairnessKey, default: []].isEmpty { state.imageTurns.append(fairnessKey) }
-            state.image[fairnessKey, default: []].append(job)
+            state.image.push(job, key: fairnessKey)
             // Foreground work waits for a worker: background work makes room at once.
             if state.idleWorkers <= state.promisedHelpers {
                 for flag in state.runningBackground.values { flag.raise() }
@@ -93,7 +90,7 @@ public final class WorkerPool: @unchecked Sendable {
     public var foregroundWaiting: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return !state.interactive.isEmpty || !state.imageTurns.isEmpty
+        return !state.interactive.isEmpty || !state.image.isEmpty
     }
 
     /// Lets the threads finish what is queued and end (tests; the daemon exits instead).

@@ -1,0 +1,54 @@
+/// Image jobs queued by fairness key (a connection), served least-attained-service first: the key
+/// whose jobs have used the least worker time so far goes next, ties in turn. A client asking for
+/// expensive renders thus waits longer than one asking for cheap ones, and one with 100 pipelined
+/// requests gets no more than its share. A key that comes back after being idle starts at the
+/// current virtual time, so idling banks no credit.
+struct FairQueue<Item> {
+    private var queues: [UInt64: [Item]] = [:]
+    /// Keys with queued items; the order breaks ties (a served key moves to the end).
+    private var turns: [UInt64] = []
+    /// Worker seconds charged to each key.
+    private var served: [UInt64: Double] = [:]
+    /// The service level of the last key served.
+    private var virtualTime = 0.0
+
+    var isEmpty: Bool { turns.isEmpty }
+
+    mutating func push(_ item: Item, key: UInt64) {
+        if queues[key, default: []].isEmpty {
+            turns.append(key)
+            served[key] = max(served[key] ?? 0, virtualTime)
+        }
+        queues[key, default: []].append(item)
+    }
+
+    /// The next item and its key: the key with the least service (the first such in turn).
+    mutating func pop() -> (key: UInt64, item: Item)? {
+        guard let i = turns.indices.min(by: { (served[turns[$0]] ?? 0) < (served[turns[$1]] ?? 0) }) else {
+            return nil
+        }
+        let key = turns.remove(at: i)
+        guard var queue = queues[key], !queue.isEmpty else {
+            queues[key] = nil
+            return pop()
+        }
+        let item = queue.removeFirst()
+        virtualTime = max(virtualTime, served[key] ?? 0)
+        if queue.isEmpty {
+            queues[key] = nil
+        } else {
+            queues[key] = queue
+            turns.append(key)
+        }
+        return (key, item)
+    }
+
+    /// Adds the worker time a job of `key` took.
+    mutating func charge(_ key: UInt64, seconds: Double) {
+        served[key, default: virtualTime] += max(0, seconds)
+        // Keys of closed connections: forget idle ones now and then (they would restart at the virtual time anyway).
+        if served.count > 4096 {
+            served = served.filter { queues[$0.key] != nil }
+        }
+    }
+}
