@@ -76,6 +76,41 @@ import Testing
         if case .image? = replies[ids[0]] {} else { Issue.record("the big image is answered: \(String(describing: replies[ids[0]]))") }
     }
 
+    /// The names of the daemon's threads (/proc/PID/task/*/comm).
+    static func threadNames(_ pid: pid_t) -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8) }
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    @Test func requestWorkRunsOnExactlyTheWorkersAskedForPlusOneInteractiveLane() throws {
+        let library = try Self.cameraLibrary(count: 3)
+        let daemon = try LiveDaemon(library: library.url, extraArguments: ["--workers", "3"])
+        // Images, a grid and session requests from several clients at once.
+        let conns = try (0..<4).map { try RawConnection(socketPath: daemon.socketPath, clientName: "load\($0)") }
+        for (i, conn) in conns.enumerated() {
+            let s = "t\(i)"
+            let ids = try conn.sendInOneWrite([.sessionNew(NewSession(name: s, width: 300 + 10 * i, height: 200)),
+                                               .selectAlbum(session: s, .name("Cam")),
+                                               .selectPhoto(session: s, .index(1 + i % 3)),
+                                               .getImage(ImageRequest(session: s, noCache: true)),
+                                               .thumbnails(ThumbnailRequest(session: s)),
+                                               .status(session: s)])
+            _ = try conn.replies(to: ids)
+        }
+        let names = Self.threadNames(daemon.pid)
+        #expect(names.filter { $0.hasPrefix("pk-worker-") }.count == 3, "\(names)")
+        #expect(names.filter { $0 == "pk-interactive" }.count == 1, "\(names)")
+        print("pickerd --workers 3 threads after load: \(names.count): \(names.sorted())")
+        #expect(try daemon.ctl("ping").exitCode == 0)
+    }
+
+    @Test func workersMustBeAtLeastOne() throws {
+        let r = try runProcess(TestEnvironment.pickerd.path, ["--workers", "0"])
+        #expect(r.exitCode == 2, "\(r)")
+        #expect(r.stderr.contains("--workers"), "\(r)")
+    }
+
     /// Runs the browsing steps: look at photo 1 (ask for it), then dwell, `next`, ask for photo 2.
     private func browse(_ daemon: LiveDaemon, waitForPrefetch: Bool) throws {
         for args in [["session", "new", "b", "--width", "800", "--height", "600"], ["select-album", "Cam"],
