@@ -112,6 +112,24 @@ import Testing
         #expect(order.prefix(2).contains("busy5"), "\(order)")
     }
 
+    @Test func aStreamOfNewClientsDoesNotStarveAnOldOne() {
+        var queue = FairQueue<String>()
+        queue.push("old1", key: 1)
+        queue.push("old2", key: 1)
+        var order: [String] = []
+        var next: UInt64 = 100
+        // A new connection every time (clients that reconnect for each request), each 1 s of work.
+        for _ in 0..<50 {
+            queue.push("new", key: next)
+            next += 1
+            guard let (key, item) = queue.pop() else { break }
+            order.append(item)
+            queue.charge(key, seconds: 1)
+            if !order.contains("old2") && item == "old2" { break }
+        }
+        #expect(order.contains("old2"), "the old client's second job never ran: \(order)")
+    }
+
     @Test func theImageQueueOfThePoolIsFairAcrossKeys() {
         let pool = WorkerPool(workers: 1)
         defer { pool.shutdown() }

@@ -1,15 +1,16 @@
 /// Image jobs queued by fairness key (a connection), served least-attained-service first: the key
 /// whose jobs have used the least worker time so far goes next, ties in turn. A client asking for
 /// expensive renders thus waits longer than one asking for cheap ones, and one with 100 pipelined
-/// requests gets no more than its share. A key that comes back after being idle starts at the
-/// current virtual time, so idling banks no credit.
+/// requests gets no more than its share. A key that comes back after being idle (or is new) starts
+/// at the current virtual time, so idling banks no credit; the virtual time advances with the service
+/// given, divided among the waiting keys, so a stream of new keys cannot starve an old one.
 struct FairQueue<Item> {
     private var queues: [UInt64: [Item]] = [:]
     /// Keys with queued items; the order breaks ties (a served key moves to the end).
     private var turns: [UInt64] = []
     /// Worker seconds charged to each key.
     private var served: [UInt64: Double] = [:]
-    /// The service level of the last key served.
+    /// Where a new or returning key starts: advances by each charge divided by the keys waiting.
     private var virtualTime = 0.0
 
     var isEmpty: Bool { turns.isEmpty }
@@ -33,7 +34,6 @@ struct FairQueue<Item> {
             return pop()
         }
         let item = queue.removeFirst()
-        virtualTime = max(virtualTime, served[key] ?? 0)
         if queue.isEmpty {
             queues[key] = nil
         } else {
@@ -46,6 +46,7 @@ struct FairQueue<Item> {
     /// Adds the worker time a job of `key` took.
     mutating func charge(_ key: UInt64, seconds: Double) {
         served[key, default: virtualTime] += max(0, seconds)
+        virtualTime += max(0, seconds) / Double(turns.count + 1)
         // Keys of closed connections: forget idle ones now and then (they would restart at the virtual time anyway).
         if served.count > 4096 {
             served = served.filter { queues[$0.key] != nil }
