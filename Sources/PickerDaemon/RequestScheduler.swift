@@ -8,8 +8,10 @@ import Synchronization
 /// each session has a line, keyed by an internal id given when the line opens, and only the head
 /// of a line is in the pool. A line whose head is interactive work goes to the interactive lane,
 /// so a cheap request waits for nothing but its own session's earlier requests. Requests without
-/// a session go to the pool directly. Image work is shared round-robin across connections; an image
-/// request the render cache can answer is sent to the interactive lane instead (no pixel work).
+/// a session go to the pool directly. Image work is shared fairly by worker time (`FairQueue`) across
+/// sessions, keyed by a hash of the session's name so that a client reconnecting for every request
+/// keeps the cost of its earlier renders (a connection id would be new each time); an image request
+/// the render cache can answer is sent to the interactive lane instead (no pixel work).
 final class RequestScheduler: Sendable {
     private struct Work {
         var request: Request
@@ -77,9 +79,18 @@ final class RequestScheduler: Sendable {
             if handler.answersFromCache(work.request) {
                 runThenNext()
             } else {
-                pool.submit(.image, fairnessKey: work.connection, cancel: work.cancel, runThenNext)
+                pool.submit(.image, fairnessKey: Self.fairnessKey(work), cancel: work.cancel, runThenNext)
             }
         }
+    }
+
+    /// Whose share an image request uses: its session's (FNV-1a of the name; a collision only
+    /// makes two sessions share), else its connection's.
+    private static func fairnessKey(_ work: Work) -> UInt64 {
+        guard let session = work.request.sessionName else { return work.connection }
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in session.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return h
     }
 
     /// The head of a session's line is done: start the next, or close the line.
