@@ -130,6 +130,22 @@ import Testing
         #expect(order.contains("old2"), "the old client's second job never ran: \(order)")
     }
 
+    @Test func aJobThatWaitedTheLongestAllowedGoesFirstWhateverItsKeyUsed() {
+        var queue = FairQueue<String>()
+        queue.push("heavy0", key: 1, now: 0)
+        queue.push("heavy1", key: 1, now: 0)
+        queue.push("light1", key: 2, now: 1)
+        queue.push("light2", key: 2, now: 1)
+        if let (key, item) = queue.pop(now: 1) {
+            #expect(item == "heavy0")
+            queue.charge(key, seconds: 100)
+        }
+        // Before the limit the light client goes first; once heavy1 has waited maxWait, it does.
+        #expect(queue.pop(now: 2)?.item == "light1")
+        #expect(queue.pop(now: FairQueue<String>.maxWait)?.item == "heavy1")
+        #expect(queue.pop(now: FairQueue<String>.maxWait)?.item == "light2")
+    }
+
     @Test func theImageQueueOfThePoolIsFairAcrossKeys() {
         let pool = WorkerPool(workers: 1)
         defer { pool.shutdown() }

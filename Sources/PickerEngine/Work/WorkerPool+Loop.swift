@@ -47,7 +47,7 @@ extension WorkerPool {
             if !state.interactive.isEmpty {
                 return .job(state.interactive.removeFirst(), background: false, imageKey: nil)
             }
-            if !lane, let (key, job) = state.image.pop() {
+            if !lane, let (key, job) = state.image.pop(now: monotonicNow()) {
                 return .job(job, background: false, imageKey: key)
             }
             let now = monotonicNow()

@@ -62,7 +62,7 @@ public final class WorkerPool: @unchecked Sendable {
         case .interactive:
             state.interactive.append(job)
         case .image:
-            state.image.push(job, key: fairnessKey)
+            state.image.push(job, key: fairnessKey, now: monotonicNow())
             // Foreground work waits for a worker: background work makes room at once.
             if state.idleWorkers <= state.promisedHelpers {
                 for flag in state.runningBackground.values { flag.raise() }
