@@ -222,7 +222,7 @@ class Bench:
         self.camera = sorted(os.listdir(os.path.join(self.lib, "camera")))
         self.grid = sorted(os.listdir(os.path.join(self.lib, "grid")))
 
-    def start_daemon(self, name, cache_mb=None):
+    def start_daemon(self, name, cache_mb=None, extra=()):
         sock = os.path.join(self.work, f"{name}.sock")
         state = os.path.join(self.work, f"{name}-state")
         shutil.rmtree(state, ignore_errors=True)  # fresh sessions every run
@@ -231,6 +231,7 @@ class Bench:
             argv += ["--cache-mb", str(cache_mb)]
         if self.daemon_has("--no-shared-thumbnails"):
             argv.append("--no-shared-thumbnails")  # cold cells from the photos, never ~/.cache
+        argv += list(extra)
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(self.work, "xdg-cache"))
         log = open(os.path.join(self.work, f"{name}.log"), "w")
         p = subprocess.Popen(argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env)
@@ -594,7 +595,8 @@ class Bench:
             vips=subprocess.run([self.vips, "--vips-version"], capture_output=True, text=True).stdout.strip(),
             convert=subprocess.run([self.convert, "-version"], capture_output=True, text=True).stdout.split("\n")[0],
         )
-        p, sock = self.start_daemon("main")
+        # The cold scenarios measure cold work: nothing rendered ahead (browsing has its own daemon).
+        p, sock = self.start_daemon("main", extra=["--no-prefetch"] if self.daemon_has("--no-prefetch") else [])
         self.main_pid = p.pid
         must(self.ctl(sock, "session", "new", "--width", str(PANE[0]), "--height", str(PANE[1])))
         # warm the page cache for every file once
@@ -623,7 +625,8 @@ class Bench:
             self.warm_scenario(sock, 30 if a.quick else 60)
         if want("browsing"):
             print("bench: browsing", file=sys.stderr)
-            self.browsing_scenario(sock, 12 if a.quick else 40)
+            _, browse_sock = self.start_daemon("browse")
+            self.browsing_scenario(browse_sock, 12 if a.quick else 40)
         if want("ping"):
             print("bench: ping", file=sys.stderr)
             self.ping_scenario(sock, 50 if a.quick else 200)
