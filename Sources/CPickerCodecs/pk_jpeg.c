@@ -101,6 +101,14 @@ static void pk_jpeg_emit_message(j_common_ptr cinfo, int level) {
 }
 
 static void pk_jpeg_progress(j_common_ptr cinfo) {
+    /* Called once per batch of rows read (and per row of coefficients for progressive
+     * files): where a cancelled job stops (pk_work.h). */
+    if (pk_cancelled()) {
+        pk_jerr *err = (pk_jerr *)cinfo->err;
+        if (err->msg) snprintf(err->msg, PK_MSG_LEN, "cancelled");
+        err->status = PK_CANCELLED;
+        longjmp(err->jump, 1);
+    }
     if (cinfo->is_decompressor) {
         j_decompress_ptr d = (j_decompress_ptr)cinfo;
         if (d->input_scan_number > PK_JPEG_MAX_SCANS) {

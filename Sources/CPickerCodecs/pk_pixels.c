@@ -341,8 +341,10 @@ int pk_resampler_finish(pk_resampler *r, uint8_t **out) {
 /* ----------------------------------------------------------------- feed
  *
  * Hands rows from a decoder to a resampler. For big pictures the resampler
- * runs on a helper thread while the decoder goes on with the next rows, so
- * the two cores share a single request; small ones are pushed inline.
+ * runs on an idle worker of the daemon's pool (pk_helper_start) while the
+ * decoder goes on with the next rows, so two cores share a single request
+ * when one is free; otherwise, and for small pictures, rows are pushed inline.
+ * No thread of its own: the pool bounds how many threads are busy.
  */
 #define PK_FEED_SLOTS 4
 #define PK_FEED_THREAD_MIN_ROWS 256
@@ -353,10 +355,9 @@ struct pk_feed {
     uint8_t *bufs[PK_FEED_SLOTS];
     int counts[PK_FEED_SLOTS];
     unsigned produced, consumed; /* batches; slot = index % PK_FEED_SLOTS */
-    int closing, threaded;
+    int closing, threaded, helper_done;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    pthread_t helper;
 };
 
 static void pk_feed_push_slot(pk_resampler *r, const uint8_t *buf, int n, size_t row_bytes) {
@@ -365,7 +366,7 @@ static void pk_feed_push_slot(pk_resampler *r, const uint8_t *buf, int n, size_t
     pk_resampler_push(r, rows, n);
 }
 
-static void *pk_feed_consume(void *arg) {
+static void pk_feed_consume(void *arg) {
     pk_feed *f = arg;
     pthread_mutex_lock(&f->mu);
     for (;;) {
@@ -380,8 +381,9 @@ static void *pk_feed_consume(void *arg) {
         f->consumed++;
         pthread_cond_broadcast(&f->cv);
     }
+    f->helper_done = 1;
+    pthread_cond_broadcast(&f->cv);
     pthread_mutex_unlock(&f->mu);
-    return NULL;
 }
 
 pk_feed *pk_feed_new(pk_resampler *r, size_t row_bytes, int rows_total) {
@@ -395,8 +397,8 @@ pk_feed *pk_feed_new(pk_resampler *r, size_t row_bytes, int rows_total) {
     f->row_bytes = row_bytes;
     pthread_mutex_init(&f->mu, NULL);
     pthread_cond_init(&f->cv, NULL);
-    int want_thread = rows_total >= PK_FEED_THREAD_MIN_ROWS;
-    int slots = want_thread ? PK_FEED_SLOTS : 1;
+    int want_helper = rows_total >= PK_FEED_THREAD_MIN_ROWS;
+    int slots = want_helper ? PK_FEED_SLOTS : 1;
     for (int i = 0; i < slots; i++) {
         f->bufs[i] = malloc(row_bytes * PK_FEED_BATCH);
         if (!f->bufs[i]) {
@@ -404,7 +406,7 @@ pk_feed *pk_feed_new(pk_resampler *r, size_t row_bytes, int rows_total) {
             return NULL;
         }
     }
-    if (want_thread) f->threaded = pthread_create(&f->helper, NULL, pk_feed_consume, f) == 0;
+    if (want_helper) f->threaded = pk_helper_start(pk_feed_consume, f);
     return f;
 }
 
@@ -429,14 +431,15 @@ void pk_feed_commit(pk_feed *f, int rows) {
     pthread_mutex_unlock(&f->mu);
 }
 
-/* Stops the helper: closing = 1 drains what was committed, -1 drops it. */
+/* Stops the helper: closing = 1 drains what was committed, -1 drops it. Waits until the
+ * helper has left the feed (it was queued on an idle worker, so it starts soon). */
 static void pk_feed_stop(pk_feed *f, int how) {
     if (!f->threaded) return;
     pthread_mutex_lock(&f->mu);
     f->closing = how;
     pthread_cond_broadcast(&f->cv);
+    while (!f->helper_done) pthread_cond_wait(&f->cv, &f->mu);
     pthread_mutex_unlock(&f->mu);
-    pthread_join(f->helper, NULL);
     f->threaded = 0;
 }
 

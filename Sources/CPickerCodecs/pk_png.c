@@ -156,6 +156,12 @@ static int pk_png_decode_impl(const uint8_t *data, size_t len, uint64_t max_pixe
             return PK_NO_MEMORY;
         }
         for (png_uint_32 y = 0; y < h;) {
+            if (pk_cancelled()) { /* pk_work.h: a cancelled job stops within one batch */
+                pk_feed_free(feed);
+                png_destroy_read_struct(&png, &info, NULL);
+                if (msg) snprintf(msg, PK_MSG_LEN, "cancelled");
+                return PK_CANCELLED;
+            }
             uint8_t *slot = pk_feed_slot(feed);
             png_bytep batch[PK_FEED_BATCH];
             png_uint_32 n = 0;

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "pk_sys.h"
 
+#include <pthread.h>
 #include <errno.h>
 #include <malloc.h>
 #include <string.h>
@@ -118,4 +119,8 @@ long pk_fs_type(int fd) {
     struct statfs st;
     if (fstatfs(fd, &st) != 0) return -1;
     return (long)st.f_type;
+}
+
+void pk_set_thread_name(const char *name) {
+    pthread_setname_np(pthread_self(), name);
 }

@@ -52,6 +52,8 @@ public enum Daemon {
             serverVersion: Release.serverVersion, thumbnailCacheHome: config.thumbnailCacheHome)
         engine.workBudgetBytes = config.memoryMB << 20
         engine.indexDirectory = config.indexDirectory
+        engine.workers = config.workers
+        engine.prefetch = config.prefetch
         let relay = EventRelay()
         let service = PickerService(configuration: engine, events: { relay.send($0) })
         let server: Server
@@ -101,4 +103,6 @@ final class EventRelay: Sendable {
 struct EngineHandler: RequestHandling {
     let service: PickerService
     func handle(_ request: Request) -> Reply { service.handle(request) }
+    var pool: WorkerPool { service.pool }
+    func answersFromCache(_ request: Request) -> Bool { service.answersFromCache(request) }
 }

@@ -1,3 +1,4 @@
+import PickerEngine
 import PickerSystem
 
 /// pickerd's command line: `--opt value` and `--opt=value`.
@@ -12,7 +13,7 @@ public enum DaemonCommandLine {
 
     public static let usage = """
         Usage: pickerd [--library DIR] [--socket PATH] [--cache-mb N] [--state-dir DIR] [--max-megapixels N]
-                      [--memory-mb N] [--no-shared-thumbnails]
+                      [--memory-mb N] [--workers N] [--no-prefetch] [--no-shared-thumbnails]
 
         The pickerd photo-picker daemon. Indexes a photo library and serves picker sessions
         to clients (pickerctl, editor plugins, scripts) over a Unix socket. Runs in the
@@ -28,6 +29,9 @@ public enum DaemonCommandLine {
           --memory-mb N        memory for decoding and rendering, shared by all image requests at once, in MiB
                                (default 1024); requests wait for room, and one that alone needs more is refused
                                (image_too_large). Photo files over 100 MiB are not read.
+          --workers N          worker threads for decoding and requests (default: the number of cores);
+                               one more thread answers cheap session requests, so they never wait for a decode
+          --no-prefetch        do not render the photos next to a session's current one ahead of time
           --no-shared-thumbnails
                                do not read or write the freedesktop thumbnail cache ($XDG_CACHE_HOME/thumbnails)
           --version            print the version
@@ -46,6 +50,8 @@ public enum DaemonCommandLine {
         var maxMP = 200
         var memoryMB = 1024
         var sharedThumbnails = true
+        var workers = WorkerPool.defaultWorkers
+        var prefetch = true
         var i = 0
 
         func value(_ name: String) throws(UsageError) -> String {
@@ -76,6 +82,8 @@ public enum DaemonCommandLine {
             case "--max-megapixels": maxMP = try intValue(key, 1...10000)
             case "--memory-mb": memoryMB = try intValue(key, 16...1_048_576)
             case "--no-shared-thumbnails": sharedThumbnails = false
+            case "--workers": workers = try intValue(key, 1...256)
+            case "--no-prefetch": prefetch = false
             default: throw UsageError(message: "unknown option '\(a)'")
             }
             i += 1
@@ -88,6 +96,8 @@ public enum DaemonCommandLine {
             maxMegapixels: maxMP,
             thumbnailCacheHome: sharedThumbnails ? DaemonConfiguration.defaultCacheHome(env) : nil)
         config.memoryMB = memoryMB
+        config.workers = workers
+        config.prefetch = prefetch
         config.indexDirectory = DaemonConfiguration.defaultCacheHome(env).map { $0 + "/pickerd" }
         return .run(config)
     }

@@ -1,3 +1,4 @@
+import PickerEngine
 import PickerSystem
 
 /// pickerd's settings, from the command line and the environment.
@@ -14,6 +15,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var memoryMB: Int = 1024
     /// Where the library index is kept: `$XDG_CACHE_HOME/pickerd` (else `~/.cache/pickerd`); nil: no index.
     public var indexDirectory: String?
+    /// Worker threads for request work (`--workers`; default: the cores).
+    public var workers: Int = WorkerPool.defaultWorkers
+    /// Whether neighbouring photos are rendered ahead while a session looks (`--no-prefetch`).
+    public var prefetch = true
 
     public init(libraryRoot: String, socketPath: String, cacheMB: Int, stateDirectory: String?, maxMegapixels: Int,
                 thumbnailCacheHome: String?) {

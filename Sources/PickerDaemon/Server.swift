@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CPickerSys
+import PickerEngine
 import PickerProtocol
 import PickerSystem
 import Synchronization
@@ -21,7 +22,7 @@ public final class Server: Sendable {
     private let handler: any RequestHandling
     /// Holds each reply until the changes before it are durable (see `DurableReplies`).
     private let durability: any DurableReplies
-    private let scheduler = RequestScheduler()
+    private let scheduler: RequestScheduler
     private let stopRequested = Atomic<Bool>(false)
     /// The latest image request per session, so a newer one can supersede it while it waits.
     private let latestImageRequest = Mutex<[String: CancelToken]>([:])
@@ -40,6 +41,7 @@ public final class Server: Sendable {
         self.listenFD = listenFD
         self.handler = handler
         self.durability = handler as? any DurableReplies ?? ImmediateReplies()
+        self.scheduler = RequestScheduler(handler: handler)
         self.capabilities = capabilities
         self.limits = limits
         self.clock = clock
@@ -113,7 +115,8 @@ public final class Server: Sendable {
         let image = Server.isImageWork(request)
         let imageSession = image ? request.sessionName : nil
         let (handler, mailbox, durability) = (self.handler, self.mailbox, self.durability)
-        scheduler.submit(session: request.sessionName) { [self] in
+        let kind: WorkClass = if case .pool(let k) = RequestClass(request) { k } else { .interactive }
+        scheduler.submit(request, kind: kind, connection: connID, cancel: token.flag) { [self] in
             var reply: Reply
             if token.begin() {
                 reply = handler.handle(request)
@@ -145,10 +148,7 @@ public final class Server: Sendable {
 
     /// Requests that decode pictures: a newer one on the same session supersedes a waiting older one.
     static func isImageWork(_ request: Request) -> Bool {
-        switch request {
-        case .getImage, .preview, .thumbnails: return true
-        default: return false
-        }
+        RequestClass(request).isImageWork
     }
 
     static func cancelledError(_ outcome: CancelToken.Outcome, _ request: Request) -> PickerError {

@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import Foundation
 @testable import PickerDaemon
+import PickerEngine
 import PickerProtocol
 import PickerSystem
 import Synchronization
@@ -18,6 +19,11 @@ final class ManualClock: Sendable {
 /// The test's own request handler: a closure that answers each request.
 struct ClosureHandler: RequestHandling {
     let answer: @Sendable (Request) -> Reply
+    let pool: WorkerPool = {
+        let pool = WorkerPool(workers: 2)
+        pool.start()
+        return pool
+    }()
     func handle(_ request: Request) -> Reply { answer(request) }
 }
 

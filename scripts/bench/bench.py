@@ -198,7 +198,7 @@ class Bench:
             shutil.copyfile(heic, os.path.join(self.lib, "heic", os.path.basename(heic)))
         self.grid = sorted(os.listdir(os.path.join(self.lib, "grid")))
 
-    def start_daemon(self, name, cache_mb=None):
+    def start_daemon(self, name, cache_mb=None, extra=()):
         sock = os.path.join(self.work, f"{name}.sock")
         state = os.path.join(self.work, f"{name}-state")
         shutil.rmtree(state, ignore_errors=True)  # fresh sessions every run
@@ -207,6 +207,7 @@ class Bench:
             argv += ["--cache-mb", str(cache_mb)]
         if self.daemon_has("--no-shared-thumbnails"):
             argv.append("--no-shared-thumbnails")  # cold cells from the photos, never ~/.cache
+        argv += list(extra)
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(self.work, "xdg-cache"))
         log = open(os.path.join(self.work, f"{name}.log"), "w")
         p = subprocess.Popen(argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env)
@@ -327,6 +328,33 @@ class Bench:
             ping.append(must(self.ctl(sock, "ping")))
         self.rows.append(dict(label="warm get-image (cached) vs pickerctl ping",
                               times={"pickerd": warm, "ref": ping}, ref_name="ping", n=rounds))
+
+    def browsing_scenario(self, sock, rounds):
+        """`next`, a 150 ms dwell, then `get-image` (whole pickerctl): with prefetch the photo is
+        already rendered. Reference: vipsthumbnail of the same file, cold."""
+        session = "browse"
+        must([self.pickerctl, "--socket", sock, "session", "new", session,
+              "--width", str(PANE[0]), "--height", str(PANE[1])])
+        must(self.ctl(sock, "select-album", "camera", session=session))
+        must(self.ctl(sock, "select-photo", self.camera[0], session=session))
+        out = os.path.join(self.out, "browse.png")
+        must(self.ctl(sock, "-o", out, "get-image", session=session))
+        got, vips = [], []
+        at = 0
+        for _ in range(rounds):
+            if at + 1 >= len(self.camera):
+                at = 0
+                must(self.ctl(sock, "select-photo", self.camera[0], session=session))
+                must(self.ctl(sock, "-o", out, "get-image", session=session))
+                time.sleep(0.15)  # a dwell on photo 1 too, so photo 2 is rendered ahead
+            must(self.ctl(sock, "next", session=session))
+            at += 1
+            time.sleep(0.15)
+            got.append(must(self.ctl(sock, "-o", out, "get-image", session=session)))
+            vips.append(self.t_vips(os.path.join(self.lib, "camera", self.camera[at]),
+                                    os.path.join(self.out, "browse-vips.png")))
+        self.rows.append(dict(label="browsing: next, 150 ms dwell, get-image (camera JPEG -> 600x400)",
+                              times={"pickerd": got, "ref": vips}, ref_name="vipsthumbnail cold", n=rounds))
 
     def build_static_pickerctl(self):
         """pickerctl linked with -static-executable (no dynamic loader, no shared Swift
@@ -562,7 +590,8 @@ class Bench:
             vips=subprocess.run([self.vips, "--vips-version"], capture_output=True, text=True).stdout.strip(),
             convert=subprocess.run([self.convert, "-version"], capture_output=True, text=True).stdout.split("\n")[0],
         )
-        p, sock = self.start_daemon("main")
+        # The cold scenarios measure cold work: nothing rendered ahead (browsing has its own daemon).
+        p, sock = self.start_daemon("main", extra=["--no-prefetch"] if self.daemon_has("--no-prefetch") else [])
         self.main_pid = p.pid
         must(self.ctl(sock, "session", "new", "--width", str(PANE[0]), "--height", str(PANE[1])))
         # warm the page cache for every file once
@@ -594,6 +623,10 @@ class Bench:
         if want("warm"):
             print("bench: warm get-image", file=sys.stderr)
             self.warm_scenario(sock, 30 if a.quick else 60)
+        if want("browsing"):
+            print("bench: browsing", file=sys.stderr)
+            _, browse_sock = self.start_daemon("browse")
+            self.browsing_scenario(browse_sock, 12 if a.quick else 40)
         if want("ping"):
             print("bench: ping", file=sys.stderr)
             self.ping_scenario(sock, 50 if a.quick else 200)
@@ -661,7 +694,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     ap.add_argument("--package", default=os.path.normpath(os.path.join(HERE, "../..")),
                     help="the pickerd package, to build a static pickerctl for comparison ('' to skip)")
-    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,warm,ping,thumbs,memory")
+    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,warm,browsing,ping,thumbs,memory")
     a = ap.parse_args()
     if a.testdata is None:
         sys.path.insert(0, os.path.join(HERE, ".."))

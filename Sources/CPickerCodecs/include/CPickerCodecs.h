@@ -31,7 +31,8 @@ typedef enum pk_status {
     PK_UNSUPPORTED = 2,  /* valid, but a variant we cannot decode (12-bit, lossless JPEG) */
     PK_TOO_LARGE = 3,    /* declared size above the caller's pixel cap */
     PK_NO_MEMORY = 4,    /* malloc failed */
-    PK_INVALID = 5       /* bad arguments from the caller (a bug in us) */
+    PK_INVALID = 5,      /* bad arguments from the caller (a bug in us) */
+    PK_CANCELLED = 6     /* the job's cancel flag was raised (pk_work.h) */
 } pk_status;
 
 /* A decoded image. pixels is malloc'd: release with pk_free. */
@@ -183,5 +184,6 @@ void pk_fill_rgb(uint8_t *canvas, size_t canvas_len, int width, int height, uint
 /* Further parts of the module (SwiftPM's umbrella header must include them). */
 #include "pk_md5.h"
 #include "pk_png_text.h"
+#include "pk_work.h"
 
 #endif

@@ -49,6 +49,9 @@ int pk_eventfd_drain(int fd);
 /// Unprivileged processes can only lower it, so call it on worker threads only.
 void pk_lower_thread_priority(int nice);
 
+/* Names the calling thread (pthread_setname_np; 15 bytes at most). */
+void pk_set_thread_name(const char *name);
+
 /// openat2(dirfd, path, {flags, 0, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS}): opens `path` so that
 /// every component, symlinks included, resolves inside `dirfd`; -1 with EXDEV when it would leave,
 /// ENOSYS on kernels before 5.6 (glibc has no wrapper, so this is a raw syscall).

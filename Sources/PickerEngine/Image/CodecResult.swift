@@ -38,6 +38,8 @@ enum CodecResult {
             let prefix = "image too large: "
             let rest = detail.hasPrefix(prefix) ? String(detail.dropFirst(prefix.count)) : detail
             return PickerError(.imageTooLarge, "\(photoName): image too large: \(rest)")
+        case PK_CANCELLED.rawValue:
+            return PickerError(.cancelled, "\(photoName): cancelled")
         case PK_NO_MEMORY.rawValue:
             return PickerError(.imageTooLarge, "\(photoName): not enough memory to process the image")
         default:

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Dispatch
 import PickerProtocol
 import PickerSystem
 
@@ -30,6 +29,8 @@ public struct LibraryScanner: Sendable {
     public var root: String
     /// Folders nested deeper than this below the root are not walked.
     public var maxDepth: Int
+    /// Headers are read on the calling thread plus this pool's idle workers; nil: the calling thread only.
+    public var pool: WorkerPool?
 
     public init(root: String, maxDepth: Int = 64) {
         self.root = root
@@ -78,7 +79,7 @@ public struct LibraryScanner: Sendable {
 
         let files = walker.files
         progress?.walkFinished(files: files.count)
-        let outcomes = Self.readHeaders(files, root: rootDirectory, reusing: previous, progress: progress)
+        let outcomes = Self.readHeaders(files, root: rootDirectory, reusing: previous, progress: progress, pool: pool)
 
         var skipped = walker.skipped
         var byFolder: [String: [Photo]] = [:]
@@ -151,14 +152,14 @@ public struct LibraryScanner: Sendable {
     }
 
     static func readHeaders(_ files: [FoundFile], root: RootDirectory, reusing previous: [String: Photo],
-                            progress: ScanProgressMeter? = nil) -> [Outcome] {
+                            progress: ScanProgressMeter? = nil, pool: WorkerPool? = nil) -> [Outcome] {
         guard !files.isEmpty else { return [] }
         var outcomes = [Outcome](repeating: .skipped(.unreadable, "not read"), count: files.count)
         outcomes.withUnsafeMutableBufferPointer { buffer in
             let slots = SendableSlots(buffer)
             files.withUnsafeBufferPointer { input in
                 let found = SendableInput(input)
-                DispatchQueue.concurrentPerform(iterations: files.count) { i in
+                let readOne: @Sendable (Int) -> Void = { i in
                     let file = found.buffer[i]
                     if let st = file.status, let old = previous[file.relative], old.targetPath == nil,
                        old.version == st.version {
@@ -167,6 +168,12 @@ public struct LibraryScanner: Sendable {
                         slots.buffer[i] = readHeader(file, root: root)
                     }
                     progress?.fileDone()
+                }
+                // The pool's idle workers help (never more threads than it has); else one thread.
+                if let pool {
+                    pool.forEach(files.count, readOne)
+                } else {
+                    for i in 0..<files.count { readOne(i) }
                 }
             }
         }

@@ -16,6 +16,8 @@ public final class PhotoLibrary: Sendable {
     public let root: String
     /// Largest photo `readPhotoBytes` will load.
     public let maxPhotoBytes: Int
+    /// Helps read headers in a scan.
+    let pool: WorkerPool?
 
     /// The current snapshot and, derived from it, every photo by relative path (sessions look
     /// photos up by path); replaced together so the two always agree.
@@ -27,8 +29,10 @@ public final class PhotoLibrary: Sendable {
     /// A library over `root`, empty until `rescan()` is called.
     /// - Parameter maxPhotoBytes: size cap for `readPhotoBytes` (default 100 MiB: files are read
     ///   whole, and their bytes count against the daemon's work budget).
-    public init(root: String, maxPhotoBytes: Int = 100 * 1024 * 1024) {
+    /// - Parameter pool: the workers that help read headers in a scan (nil: the scanning thread only).
+    public init(root: String, maxPhotoBytes: Int = 100 * 1024 * 1024, pool: WorkerPool? = nil) {
         self.root = root
+        self.pool = pool
         self.maxPhotoBytes = maxPhotoBytes
         current = Mutex((LibrarySnapshot.empty(root: root), [:]))
     }
@@ -50,7 +54,9 @@ public final class PhotoLibrary: Sendable {
             var counted: LibraryScanner.Result?
             var snapshot: LibrarySnapshot
             do throws(PickerError) {
-                let result = try LibraryScanner(root: root).scanCounting(reusing: previous, onFolder: onFolder,
+                var scanner = LibraryScanner(root: root)
+                scanner.pool = pool
+                let result = try scanner.scanCounting(reusing: previous, onFolder: onFolder,
                                                                          progress: progress)
                 counted = result
                 snapshot = result.snapshot

@@ -1,19 +1,21 @@
-import Dispatch
 import PickerProtocol
 import PickerSystem
 import Synchronization
 
-/// How far the running scan has got, for `scanProgress` and for progress events: a timer sends one
-/// every 250 ms while a scan runs, and one saying ready when a scan that sent any ends (a rescan
-/// after a change is shorter than that and sends none: the library events say what changed).
-/// Files are counted from the header-reading workers, so the counter is atomic.
+/// How far the running scan has got, for `scanProgress` and for progress events: one at most every
+/// 250 ms while a scan runs, and one saying ready when a scan that sent any ends (a rescan after a
+/// change is shorter than that and sends none: the library events say what changed).
+/// Files are counted from the header-reading workers, so the counter is atomic; the worker that
+/// counts the first file after 250 ms sends the tick (no timer thread: the daemon's threads are its
+/// fixed pool, and a scan that makes no progress has no news).
 public final class ScanProgressMeter: Sendable {
     /// Time between two progress events.
     static let tickMilliseconds = 250
 
     private let done = Atomic<Int>(0)
-    /// Which scan the pending timer belongs to (a timer of an ended scan does nothing).
-    private let generation = Atomic<Int>(0)
+    /// When the last tick was sent (or the scan began), in milliseconds of `monotonicNow`.
+    private let lastTick = Atomic<Int>(0)
+    private let scanning = Atomic<Bool>(false)
     private let ticked = Atomic<Bool>(false)
     private let state = Mutex<(scanning: Bool, expected: Int, started: Double, finished: Double)>((false, 0, 0, 0))
     private let listener = Mutex<(@Sendable (ScanProgress) -> Void)?>(nil)
@@ -27,19 +29,24 @@ public final class ScanProgressMeter: Sendable {
     public func begin(expected: Int) {
         done.store(0, ordering: .relaxed)
         ticked.store(false, ordering: .relaxed)
-        state.withLock { $0 = (true, expected, monotonicNow(), 0) }
-        schedule(generation.add(1, ordering: .relaxed).newValue)
+        let now = monotonicNow()
+        state.withLock { $0 = (true, expected, now, 0) }
+        lastTick.store(Int(now * 1000), ordering: .relaxed)
+        scanning.store(true, ordering: .releasing)
     }
 
     /// The walk has found every file: the real count replaces the estimate.
     public func walkFinished(files: Int) { state.withLock { $0.expected = files } }
 
     /// One file looked at (header read or record reused).
-    public func fileDone() { done.add(1, ordering: .relaxed) }
+    public func fileDone() {
+        done.add(1, ordering: .relaxed)
+        tickIfDue()
+    }
 
     /// The scan ended (also when it failed): one last event, `ready`, if any was sent.
     public func end() {
-        generation.add(1, ordering: .relaxed)
+        scanning.store(false, ordering: .releasing)
         state.withLock { $0.scanning = false; $0.finished = monotonicNow() }
         if ticked.load(ordering: .relaxed) { send() }
     }
@@ -52,13 +59,15 @@ public final class ScanProgressMeter: Sendable {
                             filesExpected: s.expected, elapsedMilliseconds: max(0, Int(elapsed * 1000)))
     }
 
-    private func schedule(_ scan: Int) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Self.tickMilliseconds)) { [weak self] in
-            guard let self, self.generation.load(ordering: .relaxed) == scan else { return }
-            self.ticked.store(true, ordering: .relaxed)
-            self.send()
-            self.schedule(scan)
-        }
+    /// Sends a tick when one is due; of several counting threads exactly one wins it.
+    private func tickIfDue() {
+        guard scanning.load(ordering: .acquiring) else { return }
+        let now = Int(monotonicNow() * 1000)
+        let last = lastTick.load(ordering: .relaxed)
+        guard now - last >= Self.tickMilliseconds,
+              lastTick.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged else { return }
+        ticked.store(true, ordering: .relaxed)
+        send()
     }
 
     private func send() {

@@ -41,6 +41,11 @@ public final class BoundedCache<Value: Sendable & CacheCost>: Sendable {
         }
     }
 
+    /// Whether a value is cached, without counting a hit or a use (the scheduler's probe).
+    public func contains(_ key: RenderKey) -> Bool {
+        state.withLock { $0.entries[key] != nil }
+    }
+
     /// Stores a value; one larger than the whole bound is not kept.
     public func put(_ key: RenderKey, _ value: Value) {
         let cost = value.cacheCost

@@ -16,6 +16,10 @@ public struct EngineConfiguration: Sendable {
     public var maxPhotoBytes: Int = 100 << 20
     /// Where the library index is kept (`$XDG_CACHE_HOME/pickerd`); nil: no index, every start scans.
     public var indexDirectory: String?
+    /// General worker threads for request work (`pickerd --workers`; default: the cores).
+    public var workers: Int = WorkerPool.defaultWorkers
+    /// Whether photos next to the one a session looks at are rendered ahead (`--no-prefetch` turns it off).
+    public var prefetch = true
 
     public init(libraryRoot: String, stateDirectory: String?, cacheBytes: Int = 256 << 20,
                 maxPixels: Int = 200_000_000, serverVersion: String, thumbnailCacheHome: String? = nil) {

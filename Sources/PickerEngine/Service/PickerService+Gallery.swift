@@ -1,4 +1,3 @@
-import Dispatch
 import PickerProtocol
 import Synchronization
 
@@ -32,14 +31,18 @@ extension PickerService {
                                     rows: layout.rows(onPage: page), page: page, pages: layout.pages, cells: cells)
         if request.geometryOnly { return ThumbnailSheet(geometry: geometry, image: nil) }
 
-        // Cells are independent: make them on all cores.
+        // Cells are independent: made on this worker and any idle ones; a cancelled request stops
+        // making cells (one cell is the grid's batch).
         let photos = slots.map { album[$0] }
         let pickNumbers = self.pickNumbers(of: session)
         let made = Mutex<[Int: PixelImage]>([:])
-        DispatchQueue.concurrentPerform(iterations: photos.count) { i in
+        let thumbnailCells = self.thumbnailCells
+        pool.forEach(photos.count) { i in
+            guard !CancelFlag.currentIsRaised else { return }
             let cell = thumbnailCells.cell(for: photos[i], size: size)
             made.withLock { $0[i] = cell }
         }
+        if CancelFlag.currentIsRaised { throw PickerError(.cancelled, "thumbnail sheet: cancelled") }
         // The sheet's own memory is reserved once its cells are made (each cell reserved its decode
         // and gave it back): never holding one reservation while waiting for another avoids deadlock.
         let images = made.withLock { $0 }

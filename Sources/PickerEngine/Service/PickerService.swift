@@ -19,11 +19,19 @@ public final class PickerService: Sendable {
     let events: @Sendable (Event) -> Void
     /// The library watcher, once started.
     private let watcher = Mutex<LibraryWatcher?>(nil)
+    /// The fixed pool request work runs on (the daemon submits to it; grids fork into it).
+    public let pool: WorkerPool
+    /// Renders a session's neighbouring photos while the user looks (`--no-prefetch`).
+    let prefetcher: Prefetcher
 
     public init(configuration: EngineConfiguration, events: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.configuration = configuration
-        self.events = events
-        let library = PhotoLibrary(root: configuration.libraryRoot, maxPhotoBytes: configuration.maxPhotoBytes)
+        let pool = WorkerPool(workers: configuration.workers)
+        self.pool = pool
+        let prefetcher = Prefetcher(pool: pool, enabled: configuration.prefetch)
+        self.prefetcher = prefetcher
+        self.events = { prefetcher.observe($0); events($0) }
+        let library = PhotoLibrary(root: configuration.libraryRoot, maxPhotoBytes: configuration.maxPhotoBytes, pool: pool)
         self.library = library
         let budget = WorkBudget(capacityBytes: configuration.workBudgetBytes)
         self.budget = budget
@@ -40,11 +48,14 @@ public final class PickerService: Sendable {
                 SharedThumbnailStore(cacheHome: $0, software: configuration.serverVersion)
             },
             capacityBytes: configuration.cacheBytes / 4, maxPixels: configuration.maxPixels, budget: budget)
+        prefetcher.attach(self)
     }
 
     /// Starts the library watcher: the first scan runs in the background (the socket already
     /// answers; listings say `scanning` until it ends), then inotify keeps the index current.
     public func startLibrary() {
+        // The daemon's threads start now: the first scan's header reads already get helpers.
+        pool.start()
         let watcher = LibraryWatcher(library: library, indexDirectory: configuration.indexDirectory) { [weak self] update in
             self?.libraryUpdated(update)
         }
@@ -298,6 +309,7 @@ public final class PickerService: Sendable {
         }
         let output = try outputSpec(params.format, quality: params.quality, cells: params.cells)
         let fit = FitTarget(maxWidth: session.width, maxHeight: session.height, allowUpscale: false)
+        prefetcher.noteImageRequest(session: session.name, output: output)
         return try render(photo, fit: fit, output: output, useCache: !params.noCache)
     }
 
@@ -317,7 +329,10 @@ public final class PickerService: Sendable {
         let open = try library.openPhoto(photo)
         let key = RenderKey(file: open.version, width: fit.maxWidth, height: fit.maxHeight ?? 0, format: output.format,
                             quality: output.quality, cells: output.cells)
-        if useCache, let hit = cache.get(key) { return hit }
+        if useCache, let hit = cache.get(key) {
+            Log.debug("render cache hit: \(photo.relativePath) at \(fit.maxWidth)x\(fit.maxHeight ?? 0)")
+            return hit
+        }
         let estimate = WorkEstimate.render(header: photo.header, fileBytes: open.bytesToRead(maxBytes: library.maxPhotoBytes), fit: fit,
                                            output: output.format, maxPixels: configuration.maxPixels)
         let image = try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
