@@ -23,6 +23,14 @@ struct PickList<Item> {
         if let matches, let row = visible.firstIndex(where: { matches(items[$0]) }) { cursor = row }
     }
 
+    /// Adds items after the last (the next page of a long album), keeping the cursor and the filter.
+    mutating func append(_ more: [Item]) {
+        let needle = filter.lowercased()
+        let first = items.count
+        items += more
+        visible += (first..<items.count).filter { needle.isEmpty || label(items[$0]).lowercased().contains(needle) }
+    }
+
     mutating func setFilter(_ text: String) {
         filter = text
         applyFilter()

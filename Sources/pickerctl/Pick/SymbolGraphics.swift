@@ -4,7 +4,9 @@ import PickerProtocol
 /// terminal with 24-bit colour, tmux without passthrough included.
 struct SymbolGraphics: GraphicsBackend {
     var kind: GraphicsKind { .symbols }
-    var showsPNG: Bool { false }
+    func gridRequest(session: String, cellSize: Int, page: Int, rect: CellRect) -> ThumbnailRequest? {
+        TerminalImageRequests.symbolsGrid(session: session, cellSize: cellSize, page: page, columns: rect.width, rows: rect.height)
+    }
 
     func imageRequest(session: String, rect: CellRect) -> Request? {
         TerminalImageRequests.symbols(session: session, columns: rect.width, rows: rect.height)
