@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plays a terminal for `pickerctl pick` on a pseudo-terminal, and records everything it draws.
 
-usage: pty_terminal.py MODE COLS ROWS XPIXEL YPIXEL RECORDING STDOUT -- COMMAND...
+usage: pty_terminal.py MODE COLS ROWS XPIXEL YPIXEL RECORDING STDOUT [--key=K] -- COMMAND...
 
 MODE says which terminal to play, by the answers it gives to the picker's queries:
   kitty  answers the kitty graphics query (a=q) with OK, DA1 without sixel
@@ -63,7 +63,10 @@ def main():
                                           **({"TERM_PROGRAM": "iTerm.app"} if mode == "iterm" else {})))
     os.close(slave)
     seen = b""
-    steps = [("wait", b"Space pick"), ("wait-picture", None), ("send", b"j"), ("wait-picture", None), ("send", b"q")]
+    # --key=K (before --) presses K instead of j for the second picture (g: the thumbnail grid).
+    key = next((a.split("=", 1)[1] for a in sys.argv[8:sys.argv.index("--")] if a.startswith("--key=")), "j")
+    steps = [("wait", b"Space pick"), ("wait-picture", None), ("send", key.encode()), ("wait-picture", None),
+             ("send", b"q")]
     mark = 0
     sent_at = None
     picture_at = None

@@ -86,9 +86,7 @@ final class PickPictures {
     /// The daemon's grid page holding the current photo, in the back-end's format (PNG, sixel or
     /// symbols: the daemon draws overlays and pick badges in every one); text without graphics.
     private func drawGrid(model: inout PickerModel, layout: PickLayout, rect: CellRect, on terminal: TerminalSession) {
-        let pixels = layout.pixels(of: rect)
-        // 100 px cells as the design has them, smaller when the pane is narrow.
-        let cellSize = max(16, min(100, pixels.width / 3))
+        let cellSize = backend.gridCellSize(pixels: layout.pixels(of: rect), rect: rect)
         do throws(CLIError) {
             let page = try gridPage(showing: model.session.photoIndex, cellSize: cellSize)
             guard let request = backend.gridRequest(session: daemon.session, cellSize: cellSize, page: page, rect: rect) else {

@@ -16,6 +16,12 @@ struct SymbolGraphics: GraphicsBackend {
         TerminalImageRequests.symbolsPreview(session: session, columns: rect.width, rows: rect.height, pixels: pixels)
     }
 
+    /// About 18 columns a cell: a 100 px cell would be a few symbols wide, too coarse to tell photos apart.
+    func gridCellSize(pixels: (width: Int, height: Int), rect: CellRect) -> Int {
+        let perColumn = max(1, pixels.width / max(1, rect.width))
+        return min(max(16, 18 * perColumn), min(1024, max(16, pixels.width / 2)))
+    }
+
     /// The reply's rows, each drawn at its own row of the pane (rows end in "\n").
     func draw(_ image: EncodedImage, in rect: CellRect) -> [UInt8] {
         var out: [UInt8] = []
