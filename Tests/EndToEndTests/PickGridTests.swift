@@ -115,6 +115,39 @@ struct PickGridTests {
         #expect(grid.height == 132 / 6 * 6, "one row of cells: \(grid)")
     }
 
+    /// tmux answers DA1 itself, so pick asks tmux: with `allow-passthrough` on and a client whose
+    /// terminal always has sixel (mlterm here; tmux 3.4 also lists `sixel` in its features), `auto`
+    /// chooses sixel, and the sixel reaches the terminal outside tmux.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/terminfo/m/mlterm-256color"),
+                   "needs the mlterm terminfo (Debian ncurses-term)"))
+    func autoInsideTmuxChoosesSixelWhenTheOuterTerminalHasItAndPassthroughIsOn() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        #expect(try daemon.ctl("session", "new", "tx", "--width", "300").exitCode == 0)
+        #expect(try daemon.ctl("select-album", "Kyoto", session: "tx").exitCode == 0)
+        #expect(try daemon.ctl("select-photo", "a.jpg", session: "tx").exitCode == 0)
+        let tmux = try #require(findExecutable("tmux"))
+        let socket = daemon.directory.appendingPathComponent("t.sock").path
+        let q = PickTmux.quoted
+        // pick starts once the outer client is attached, so tmux knows the client's terminal.
+        let script = "while [ -z \"$(\(q(tmux)) -S \(q(socket)) list-clients)\" ]; do sleep 0.05; done; "
+            + "\(q(TestEnvironment.pickerctl.path)) --socket \(q(daemon.socketPath)) --session tx pick > /dev/null"
+        let env = ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "HOME": daemon.directory.path]
+        defer { _ = try? runProcess(tmux, ["-S", socket, "kill-server"]) }
+        #expect(try runProcess(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "sh", "-c", script],
+                               environment: env).exitCode == 0)
+        #expect(try runProcess(tmux, ["-S", socket, "set", "-g", "allow-passthrough", "on"]).exitCode == 0)
+        let recording = daemon.directory.appendingPathComponent("outer")
+        let stdout = daemon.directory.appendingPathComponent("stdout")
+        let pty = TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/pty_terminal.py").path
+        let r = try runProcess(TestEnvironment.python, [pty, "outer-sixel", "120", "40", "960", "640", recording.path, stdout.path, "--",
+                                                        "/usr/bin/env", "TERM=mlterm-256color", tmux, "-S", socket, "attach"])
+        let summary = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
+        #expect(summary["steps_left"] as? Int == 0, "\(r)")
+        let rasters = TerminalRecording.sixelRasters(Array((try? Data(contentsOf: recording)) ?? Data()))
+        #expect(!rasters.isEmpty, "a sixel reached the terminal outside tmux")
+        #expect(rasters.allSatisfy { $0.width > 0 && $0.width <= 960 && $0.height <= 640 }, "\(rasters)")
+    }
+
     @Test(arguments: ["End", "G"])
     func theLastOf10050PhotosIsReachedWithEndAndPicked(key: String) throws {
         let big = try TemporaryLibrary()

@@ -9,6 +9,8 @@ MODE says which terminal to play, by the answers it gives to the picker's querie
   plain  answers only DA1, without sixel
   tmux-kitty, tmux-plain  the same with $TMUX set: the picker must wrap graphics in tmux's passthrough
   iterm  answers like plain, with TERM_PROGRAM=iTerm.app (iTerm2 inline images, OSC 1337)
+  outer-sixel  a sixel terminal with tmux attached in it (the picker runs inside that tmux): tmux does not
+         pass the picker's synchronized-output marks on, so a picture is whole when its DCS ends
 All three answer CSI 14 t / CSI 16 t from XPIXEL/YPIXEL (0 = stay silent) and set TIOCGWINSZ with them.
 
 The scenario: wait for the picker's key help, wait for a picture, press j (next photo), wait for the
@@ -28,7 +30,8 @@ import time
 
 # What marks a new picture in each mode's output.
 PICTURE = {"kitty": b"\x1b_Ga=T", "sixel": b"\x1bP", "plain": b"\x1b[38;2;",
-           "tmux-kitty": b"\x1b\x1b_Ga=T", "tmux-plain": b"\x1b[38;2;", "iterm": b"\x1b]1337;File="}
+           "tmux-kitty": b"\x1b\x1b_Ga=T", "tmux-plain": b"\x1b[38;2;", "iterm": b"\x1b]1337;File=",
+           "outer-sixel": b'q"1;1;'}
 
 
 def answers(mode, xpixel, ypixel, cols, rows, data):
@@ -41,7 +44,7 @@ def answers(mode, xpixel, ypixel, cols, rows, data):
     if b"\x1b[16t" in data and xpixel:
         out += b"\x1b[6;%d;%dt" % (ypixel // rows, xpixel // cols)
     if b"\x1b[c" in data:
-        out += b"\x1b[?62;4;22c" if mode == "sixel" else b"\x1b[?62;22c"
+        out += b"\x1b[?62;4;22c" if mode in ("sixel", "outer-sixel") else b"\x1b[?62;22c"
     return out
 
 
@@ -106,7 +109,7 @@ def main():
                 at = seen.index(PICTURE[mode], mark)
                 if picture_at is None:
                     picture_at = time.monotonic()
-                if b"\x1b[?2026l" not in seen[at:]:
+                if (b"\x1b\\" if mode == "outer-sixel" else b"\x1b[?2026l") not in seen[at:]:
                     continue
                 steps.pop(0)
                 mark = len(seen)

@@ -58,7 +58,9 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
     defer { terminal.restore() }
     let environment = PickEnvironment.current()
     let detection = PickDetection.run(on: terminal, inTmux: environment["TMUX"] != nil)
-    let kind = detection.choose(requested: options.graphics, environment: environment) {
+    let inTmux = environment["TMUX"] != nil
+    let tmuxOuter = inTmux && options.graphics == nil ? TmuxOuterTerminal.ask() : nil
+    let kind = detection.choose(requested: options.graphics, environment: environment, tmuxOuter: tmuxOuter) {
         TerminalImageRequests.supported($0, by: connection.capabilities)
     }
     let size = terminal.size()
