@@ -24,6 +24,7 @@ packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libheif-example
           libchafa-dev libglib2.0-dev chafa
           xterm xvfb xfonts-base x11-apps netpbm)
 packages+=(man-db groff-base)  # `man -l` checks the generated man pages (ManPageTests)
+packages+=(ncurses-term)  # mlterm terminfo: a sixel terminal outside tmux (PickGridTests)
 for set in "$@"; do
     case "$set" in
         bench) packages+=(libvips-tools imagemagick hyperfine) ;;

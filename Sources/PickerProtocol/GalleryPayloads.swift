@@ -39,11 +39,20 @@ public struct ThumbnailRequest: Sendable, Equatable {
     public var page: Int?
     /// Only the geometry, no picture.
     public var geometryOnly: Bool
-    public init(session: String, cellSize: Int? = nil, page: Int? = nil, geometryOnly: Bool = false) {
+    /// The page's output format (flags bit 2 sends it); PNG when absent, so older frames stay as they were.
+    public var format: ImageFormat
+    /// The terminal cells to draw in (flags bit 1); required for `symbols`.
+    public var cells: TerminalCells?
+    /// The flags bit that says an output format byte follows the flags.
+    public static let formatFlagBit: UInt8 = 1 << 2
+    public init(session: String, cellSize: Int? = nil, page: Int? = nil, geometryOnly: Bool = false,
+                format: ImageFormat = .png, cells: TerminalCells? = nil) {
         self.session = session
         self.cellSize = cellSize
         self.page = page
         self.geometryOnly = geometryOnly
+        self.format = format
+        self.cells = cells
     }
 }
 
@@ -96,7 +105,8 @@ public struct GridGeometry: Sendable, Equatable {
     }
 }
 
-/// A grid page: its geometry and, unless only the geometry was asked for, its PNG.
+/// A grid page: its geometry and, unless only the geometry was asked for, its picture (PNG or the
+/// requested format; the geometry stays in the picture's pixels whatever the format).
 public struct ThumbnailSheet: Sendable, Equatable {
     public var geometry: GridGeometry
     public var image: EncodedImage?

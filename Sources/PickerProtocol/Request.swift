@@ -127,7 +127,12 @@ extension Request {
             w.string(r.session)
             w.count(r.cellSize ?? 0)
             w.count(r.page ?? 0)
-            w.u8(r.geometryOnly ? 1 : 0)
+            // Format and cells are sent only when asked for, so PNG requests stay byte for byte what they were.
+            let sendsFormat = r.format != .png
+            w.u8((r.geometryOnly ? 1 : 0) | (r.cells == nil ? 0 : TerminalCells.flagBit)
+                 | (sendsFormat ? ThumbnailRequest.formatFlagBit : 0))
+            if sendsFormat { w.u8(r.format.rawValue) }
+            r.cells?.encode(into: &w)
         case .subscribe(let s):
             s.encode(into: &w)
         case .cancel(let id):
@@ -225,8 +230,17 @@ extension Request {
             let size = Int(try r.u32())
             let page = Int(try r.u32())
             let flags = try r.u8()
+            var format = ImageFormat.png
+            if flags & ThumbnailRequest.formatFlagBit != 0 {
+                let raw = try r.u8()
+                guard let asked = ImageFormat(rawValue: raw) else {
+                    throw PickerError(.invalidArgument, "unknown output format \(raw)")
+                }
+                format = asked
+            }
+            let cells = flags & TerminalCells.flagBit != 0 ? try TerminalCells.decode(from: &r) : nil
             self = .thumbnails(ThumbnailRequest(session: s, cellSize: size == 0 ? nil : size, page: page == 0 ? nil : page,
-                                                geometryOnly: flags & 1 != 0))
+                                                geometryOnly: flags & 1 != 0, format: format, cells: cells))
         case .preview:
             let s = try r.string()
             let width = Int(try r.u32())

@@ -15,15 +15,19 @@ let getImageCommand = CommandSpec(words: ["get-image"], summary: "the current ph
     try writeImage(img, inv)
 }
 
-let thumbnailsCommand = CommandSpec(words: ["thumbnails"], summary: "the selected album as a grid image (PNG); --json prints the geometry",
+let thumbnailsCommand = CommandSpec(words: ["thumbnails"], summary: "the selected album as a grid image (PNG by default); --json prints the geometry",
             options: [OptionSpec(name: "--size", valueName: "N", help: "cell size in px, \(ProtocolLimits.cellSizeRange.lowerBound)…\(ProtocolLimits.cellSizeRange.upperBound) (default 100)"),
-                      OptionSpec(name: "--page", valueName: "N", help: "page when the pane height cuts the grid (default 1)")],
+                      OptionSpec(name: "--page", valueName: "N", help: "page when the pane height cuts the grid (default 1)"),
+                      formatOption, ImageFormatOptions.cells],
             binaryOutput: true, jsonReplacesBinary: true,
-            details: "Cells are filled and centre-cropped; picked photos sit under a 40% white rounded overlay and the\ncurrent photo is outlined. With --json, prints columns, rows, pages and each photo's cell rectangle\ninstead of the image.") { inv throws(CLIError) in
+            details: "Cells are filled and centre-cropped; picked photos sit under a 40% white rounded overlay with their\npick number in a badge, and the current photo is outlined. With --json, prints columns, rows, pages and\neach photo's cell rectangle (in the grid's pixels, whatever the format) instead of the image.\n" + ImageFormatOptions.details) { inv throws(CLIError) in
     let size = try inv.int("--size", in: ProtocolLimits.cellSizeRange, unit: " px")
     let page = try inv.int("--page", in: 1...100_000)
+    let (format, _) = try inv.imageFormat()
+    let cells = try ImageFormatOptions.cells(inv, for: format)
     let conn = try inv.connect()
-    let request = ThumbnailRequest(session: inv.session, cellSize: size, page: page, geometryOnly: inv.json)
+    let request = ThumbnailRequest(session: inv.session, cellSize: size, page: page, geometryOnly: inv.json,
+                                   format: format, cells: cells)
     let reply: Reply
     do throws(ClientError) {
         reply = try conn.call(.thumbnails(request))
@@ -48,7 +52,7 @@ let thumbnailsCommand = CommandSpec(words: ["thumbnails"], summary: "the selecte
         return
     }
     guard let image = sheet.image else { throw CLIError(message: "pickerd sent no grid image", exitCode: .failure) }
-    try Output.binary(image.data, to: inv.outputPath)
+    try Output.binary(ImageFormatOptions.outputBytes(image), to: inv.outputPath, terminalText: image.format.isTerminalText)
 }
 
 let previewCommand = CommandSpec(words: ["preview"], summary: "the current photo scaled to fit a full screen (default 1920x1080), centred on black",

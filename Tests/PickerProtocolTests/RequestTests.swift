@@ -116,9 +116,29 @@ import Testing
     }
 
     @Test func unknownFlagBitsInThumbnailsAreIgnored() throws {
-        let payload = stringField("a") + [0, 0, 0, 0, 0, 0, 0, 0, 0xFE]
+        // Bits 1 and 2 announce cells and a format; bits 3–7 mean nothing yet.
+        let payload = stringField("a") + [0, 0, 0, 0, 0, 0, 0, 0, 0xF8]
         let request = try Request(frame: Frame(type: MessageType.thumbnails.rawValue, requestID: 1, payload: payload))
         #expect(request == .thumbnails(ThumbnailRequest(session: "a", geometryOnly: false)))
+    }
+
+    @Test func thumbnailsFormatAndCellsFollowTheFlagsOnlyWhenAskedFor() throws {
+        let symbols = Request.thumbnails(ThumbnailRequest(session: "a", format: .symbols,
+                                                          cells: TerminalCells(columns: 60, rows: 20))).frame(id: 1)
+        #expect(symbols.payload == stringField("a") + [0, 0, 0, 0, 0, 0, 0, 0, 6, 7, 0, 60, 0, 20])
+        let png = Request.thumbnails(ThumbnailRequest(session: "a", format: .png)).frame(id: 1)
+        #expect(png.payload == stringField("a") + [0, 0, 0, 0, 0, 0, 0, 0, 0])
+        let unknownFormat = stringField("a") + [0, 0, 0, 0, 0, 0, 0, 0, 4, 99]
+        #expect(throws: PickerError.self) {
+            try Request(frame: Frame(type: MessageType.thumbnails.rawValue, requestID: 1, payload: unknownFormat))
+        }
+        let zeroCells = stringField("a") + [0, 0, 0, 0, 0, 0, 0, 0, 6, 7, 0, 0, 0, 20]
+        do {
+            _ = try Request(frame: Frame(type: MessageType.thumbnails.rawValue, requestID: 1, payload: zeroCells))
+            Issue.record("cells 0x20 were accepted")
+        } catch {
+            #expect(error.code == .outOfRange)
+        }
     }
 
     @Test func toggleCarriesASelectorLikeSelectPhoto() {

@@ -191,7 +191,16 @@ struct VectorAnnotation {
             string("session")
             u32("cell_size") { $0 == 0 ? "default, 100" : "" }
             u32("page") { $0 == 0 ? "default, 1" : "" }
-            u8("flags") { $0 & 1 != 0 ? "bit 0: geometry only" : "" }
+            let flags = num(1)
+            u8("flags") { v in
+                [v & 1 != 0 ? "bit 0: geometry only" : "", v & 2 != 0 ? "bit 1: cells follow" : "",
+                 v & 4 != 0 ? "bit 2: format follows" : ""].filter { !$0.isEmpty }.joined(separator: ", ")
+            }
+            if flags & 4 != 0 { u8("format", Self.format) }
+            if flags & 2 != 0 {
+                u16("cols")
+                u16("rows")
+            }
         case .preview:
             string("session")
             u32("width")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plays a terminal for `pickerctl pick` on a pseudo-terminal, and records everything it draws.
 
-usage: pty_terminal.py MODE COLS ROWS XPIXEL YPIXEL RECORDING STDOUT -- COMMAND...
+usage: pty_terminal.py MODE COLS ROWS XPIXEL YPIXEL RECORDING STDOUT [--key=K] -- COMMAND...
 
 MODE says which terminal to play, by the answers it gives to the picker's queries:
   kitty  answers the kitty graphics query (a=q) with OK, DA1 without sixel
@@ -9,6 +9,8 @@ MODE says which terminal to play, by the answers it gives to the picker's querie
   plain  answers only DA1, without sixel
   tmux-kitty, tmux-plain  the same with $TMUX set: the picker must wrap graphics in tmux's passthrough
   iterm  answers like plain, with TERM_PROGRAM=iTerm.app (iTerm2 inline images, OSC 1337)
+  outer-sixel  a sixel terminal with tmux attached in it (the picker runs inside that tmux): tmux does not
+         pass the picker's synchronized-output marks on, so a picture is whole when its DCS ends
 All three answer CSI 14 t / CSI 16 t from XPIXEL/YPIXEL (0 = stay silent) and set TIOCGWINSZ with them.
 
 The scenario: wait for the picker's key help, wait for a picture, press j (next photo), wait for the
@@ -28,7 +30,8 @@ import time
 
 # What marks a new picture in each mode's output.
 PICTURE = {"kitty": b"\x1b_Ga=T", "sixel": b"\x1bP", "plain": b"\x1b[38;2;",
-           "tmux-kitty": b"\x1b\x1b_Ga=T", "tmux-plain": b"\x1b[38;2;", "iterm": b"\x1b]1337;File="}
+           "tmux-kitty": b"\x1b\x1b_Ga=T", "tmux-plain": b"\x1b[38;2;", "iterm": b"\x1b]1337;File=",
+           "outer-sixel": b'q"1;1;'}
 
 
 def answers(mode, xpixel, ypixel, cols, rows, data):
@@ -41,7 +44,7 @@ def answers(mode, xpixel, ypixel, cols, rows, data):
     if b"\x1b[16t" in data and xpixel:
         out += b"\x1b[6;%d;%dt" % (ypixel // rows, xpixel // cols)
     if b"\x1b[c" in data:
-        out += b"\x1b[?62;4;22c" if mode == "sixel" else b"\x1b[?62;22c"
+        out += b"\x1b[?62;4;22c" if mode in ("sixel", "outer-sixel") else b"\x1b[?62;22c"
     return out
 
 
@@ -63,7 +66,10 @@ def main():
                                           **({"TERM_PROGRAM": "iTerm.app"} if mode == "iterm" else {})))
     os.close(slave)
     seen = b""
-    steps = [("wait", b"Space pick"), ("wait-picture", None), ("send", b"j"), ("wait-picture", None), ("send", b"q")]
+    # --key=K (before --) presses K instead of j for the second picture (g: the thumbnail grid).
+    key = next((a.split("=", 1)[1] for a in sys.argv[8:sys.argv.index("--")] if a.startswith("--key=")), "j")
+    steps = [("wait", b"Space pick"), ("wait-picture", None), ("send", key.encode()), ("wait-picture", None),
+             ("send", b"q")]
     mark = 0
     sent_at = None
     picture_at = None
@@ -103,7 +109,7 @@ def main():
                 at = seen.index(PICTURE[mode], mark)
                 if picture_at is None:
                     picture_at = time.monotonic()
-                if b"\x1b[?2026l" not in seen[at:]:
+                if (b"\x1b\\" if mode == "outer-sixel" else b"\x1b[?2026l") not in seen[at:]:
                     continue
                 steps.pop(0)
                 mark = len(seen)

@@ -12,6 +12,8 @@ extension PickerService {
         guard GridLayout.cellSizeRange.contains(size) else {
             throw PickerError(.outOfRange, "cell size \(size) is out of range 16…1024 px")
         }
+        // Checked before any cell is made: symbols without cells is the caller's mistake, not work to waste.
+        let output = try outputSpec(request.format, quality: nil, cells: request.cells)
         let layout = GridLayout(paneWidth: session.width, paneHeight: session.height, cellSize: size,
                                 count: album.count)
         let page = request.page ?? 1
@@ -59,9 +61,11 @@ extension PickerService {
                 }
                 if cell.current { GridPainter.outline(&canvas, x: cell.x, y: cell.y, size: size) }
             }
-            let png = try ImageEncoder.encode(canvas, as: .png, quality: 100)
+            // The same encoder as getImage: PNG, or the page as sixel/symbols for a terminal. The
+            // geometry stays in the canvas's pixels either way, so clicks map the same.
+            let out = try ImageEncoder.encode(canvas, output: output)
             return ThumbnailSheet(geometry: geometry,
-                                  image: EncodedImage(format: .png, width: canvas.width, height: canvas.height, data: png))
+                                  image: EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes))
         }
     }
 

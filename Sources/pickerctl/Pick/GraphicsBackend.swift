@@ -10,8 +10,10 @@ enum GraphicsKind: String, CaseIterable {
 /// (`erase`), so no image is ever left behind when the photo, the mode or the size changes.
 protocol GraphicsBackend {
     var kind: GraphicsKind { get }
-    /// Whether PNG pictures (the thumbnail grid) can be shown; text back-ends show the grid as text.
-    var showsPNG: Bool { get }
+    /// The grid's cell side in px for a pane `pixels` in size covering `rect`.
+    func gridCellSize(pixels: (width: Int, height: Int), rect: CellRect) -> Int
+    /// The thumbnail grid page drawn for `rect` in this back-end's format; nil shows the grid as text.
+    func gridRequest(session: String, cellSize: Int, page: Int, rect: CellRect) -> ThumbnailRequest?
     /// The request for the session's current photo drawn in `rect` (the session's pane is already its pixel size).
     func imageRequest(session: String, rect: CellRect) -> Request?
     /// The full-screen preview request for `rect`, `pixels` in size.
@@ -23,7 +25,14 @@ protocol GraphicsBackend {
 }
 
 extension GraphicsBackend {
-    var showsPNG: Bool { true }
+    func gridRequest(session: String, cellSize: Int, page: Int, rect: CellRect) -> ThumbnailRequest? {
+        ThumbnailRequest(session: session, cellSize: cellSize, page: page)
+    }
+
+    /// 100 px cells as the design has them, smaller when the pane is narrow.
+    func gridCellSize(pixels: (width: Int, height: Int), rect: CellRect) -> Int {
+        max(16, min(100, pixels.width / 3))
+    }
 
     func imageRequest(session: String, rect: CellRect) -> Request? {
         .getImage(ImageRequest(session: session, format: .png))

@@ -27,13 +27,15 @@ struct GraphicsDetection {
 
     var finished: Bool { deviceAttributes != nil }
 
-    /// The back-end: `--graphics` when given; else kitty if it answered, sixel if DA1 lists 4 (not in tmux:
-    /// tmux answers DA1 itself), iTerm2 by `TERM_PROGRAM`/`KONSOLE_VERSION`, else symbols when the daemon
-    /// renders them, else none.
-    func choose(requested: GraphicsKind?, environment: [String: String], daemonSupports: (GraphicsKind) -> Bool) -> GraphicsKind {
+    /// The back-end: `--graphics` when given; else kitty if it answered, sixel if DA1 lists 4 (in tmux, which
+    /// answers DA1 itself: if tmux says the outer terminal has sixel and passthrough is on), iTerm2 by
+    /// `TERM_PROGRAM`/`KONSOLE_VERSION`, else symbols when the daemon renders them, else none.
+    func choose(requested: GraphicsKind?, environment: [String: String], tmuxOuter: TmuxOuterTerminal? = nil,
+                daemonSupports: (GraphicsKind) -> Bool) -> GraphicsKind {
         if let requested { return requested }
         let inTmux = environment["TMUX"] != nil
         if kittyAnswered { return .kitty }
+        if inTmux, tmuxOuter?.showsSixel == true, daemonSupports(.sixel) { return .sixel }
         if !inTmux {
             if deviceAttributes?.contains(4) == true, daemonSupports(.sixel) { return .sixel }
             let program = environment["TERM_PROGRAM"] ?? ""

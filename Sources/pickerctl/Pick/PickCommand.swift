@@ -25,9 +25,10 @@ let pickCommand = CommandSpec(
           ↑ ↓ / j k       move (in the photo list the photo becomes current at once)
           Tab, → l, ← h   switch pane (in the grid: move left/right)
           Enter           on an album: open it; in the photo list or grid: accept
+          Home, End G     first / last (a long album loads in pages of 10,000 as you scroll; End loads the rest)
           Space           pick / unpick the current photo (refused at the maximum)
-          /               filter the focused list as you type (Enter keeps it, Esc clears it)
-          g               thumbnail grid on/off
+          /               filter the focused list as you type (Enter keeps it, Esc clears it); over the whole album
+          g               thumbnail grid on/off (drawn by pickerd in every graphics mode: PNG, sixel or symbols)
           p               the current photo full-screen; any key returns
           Esc q Ctrl-C    cancel (exit 3)
           mouse           click selects, wheel scrolls
@@ -57,7 +58,9 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
     defer { terminal.restore() }
     let environment = PickEnvironment.current()
     let detection = PickDetection.run(on: terminal, inTmux: environment["TMUX"] != nil)
-    let kind = detection.choose(requested: options.graphics, environment: environment) {
+    let inTmux = environment["TMUX"] != nil
+    let tmuxOuter = inTmux && options.graphics == nil ? TmuxOuterTerminal.ask() : nil
+    let kind = detection.choose(requested: options.graphics, environment: environment, tmuxOuter: tmuxOuter) {
         TerminalImageRequests.supported($0, by: connection.capabilities)
     }
     let size = terminal.size()

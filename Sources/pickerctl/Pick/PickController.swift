@@ -67,9 +67,11 @@ final class PickController {
     private func handleInput() throws(CLIError) {
         let bytes = terminal.read()
         for input in parser.feed(bytes) where outcome == nil {
+            if PhotoPaging.needsWholeAlbum(input, model) { try PhotoPaging.load(&model, count: Int.max, from: daemon) }
             for action in model.handle(input, layout: layout) {
                 try perform(action)
             }
+            try PhotoPaging.topUp(&model, paneHeight: layout.photoPane.height, from: daemon)
         }
     }
 
@@ -78,7 +80,7 @@ final class PickController {
         case .openAlbum(let index):
             model.session = try daemon.state(.selectAlbum(session: daemon.session, .index(index)))
             model.photos.setFilter("")
-            model.photos.replace(try daemon.photos())
+            try PhotoPaging.reload(&model, from: daemon)
             if let first = model.photos.current {
                 model.session = try daemon.state(.selectPhoto(session: daemon.session, .index(first.index)))
             }
@@ -120,6 +122,8 @@ final class PickController {
             if albumChanged { try reloadPhotos() }
             if change == .selection { try refreshSelection() }
         }
+        // Another client may have made a photo current beyond the pages loaded so far.
+        if let index = model.session.photoIndex { try PhotoPaging.load(&model, count: index, from: daemon) }
         if libraryChanged {
             // Photos added or removed on disk: the album counts and the open album's list.
             model.albums.replace(try daemon.albums(), keepingCursorOn: { [name = model.albums.current?.name] in $0.name == name })
@@ -153,7 +157,7 @@ final class PickController {
     }
 
     private func reloadPhotos() throws(CLIError) {
-        model.photos.replace(model.session.album == nil ? [] : try daemon.photos())
+        try PhotoPaging.reload(&model, from: daemon)
         if let album = model.session.album { model.albums.moveCursor { $0.name == album } }
         followCurrentPhoto()
     }

@@ -32,19 +32,22 @@ struct PickDaemon {
         return list
     }
 
-    /// The selected album's photos in the session's order (the first 10,000: one page).
-    func photos() throws(CLIError) -> [PhotoInfo] {
-        let request = PhotosPageRequest(session: session, offset: 0, limit: PhotosPageRequest.maxLimit)
+    /// One page of the selected album's photos in the session's order, from 0-based `offset`, with
+    /// the album's total; an empty page when no album is selected.
+    func photosPage(offset: Int, limit: Int = PhotosPageRequest.maxLimit) throws(CLIError) -> PhotoPage {
+        let request = PhotosPageRequest(session: session, offset: offset, limit: limit)
         let reply: Reply
         do {
             reply = try connection.call(.photosPage(request))
         } catch {
             // No album selected yet (or it vanished): an empty list, not an error.
-            if case .server(let e) = error, e.code == .nothingSelected || e.code == .noSuchAlbum { return [] }
+            if case .server(let e) = error, e.code == .nothingSelected || e.code == .noSuchAlbum {
+                return PhotoPage(album: "", sort: .name, total: 0, offset: offset, photos: [])
+            }
             throw PickDaemon.cliError(error)
         }
         guard case .photosPage(let page) = reply else { throw unexpected(reply) }
-        return page.photos
+        return page
     }
 
     func selection() throws(CLIError) -> SelectionList {

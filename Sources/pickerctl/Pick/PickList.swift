@@ -3,6 +3,8 @@ struct PickList<Item> {
     private(set) var items: [Item] = []
     /// What the filter matches against.
     private let label: (Item) -> String
+    /// Each item's label lower-cased once, so typing into the filter of a 100,000-photo list stays quick.
+    private var keys: [String] = []
     private(set) var filter = ""
     /// Positions in `items` that pass the filter, in order.
     private(set) var visible: [Int] = []
@@ -19,13 +21,24 @@ struct PickList<Item> {
 
     mutating func replace(_ newItems: [Item], keepingCursorOn matches: ((Item) -> Bool)? = nil) {
         items = newItems
+        keys = newItems.map { label($0).lowercased() }
         applyFilter()
         if let matches, let row = visible.firstIndex(where: { matches(items[$0]) }) { cursor = row }
     }
 
+    /// Adds items after the last (the next page of a long album), keeping the cursor and the filter.
+    mutating func append(_ more: [Item]) {
+        let needle = filter.lowercased()
+        let first = items.count
+        items += more
+        keys += more.map { label($0).lowercased() }
+        visible += (first..<items.count).filter { needle.isEmpty || keys[$0].contains(needle) }
+    }
+
     mutating func setFilter(_ text: String) {
+        let narrower = !filter.isEmpty && text.lowercased().hasPrefix(filter.lowercased())
         filter = text
-        applyFilter()
+        applyFilter(narrowing: narrower)
     }
 
     /// Moves the cursor by `delta` rows (clamped); returns whether it moved.
@@ -52,9 +65,10 @@ struct PickList<Item> {
         top = max(0, min(top, max(0, visible.count - height)))
     }
 
-    private mutating func applyFilter() {
+    /// `narrowing`: the new filter extends the old one, so only what passed the old one can pass it.
+    private mutating func applyFilter(narrowing: Bool = false) {
         let needle = filter.lowercased()
-        visible = items.indices.filter { needle.isEmpty || label(items[$0]).lowercased().contains(needle) }
+        visible = (narrowing ? visible : Array(items.indices)).filter { needle.isEmpty || keys[$0].contains(needle) }
         cursor = min(cursor, max(0, visible.count - 1))
         top = min(top, cursor)
     }

@@ -51,11 +51,7 @@ final class PickPictures {
             terminal.write(ScreenText.blank(rect))
             draw(backend.previewRequest(session: daemon.session, rect: rect, pixels: layout.pixels(of: rect)), in: rect, on: terminal)
         case .grid(_, _, _, let rect):
-            if backend.showsPNG {
-                drawGrid(model: &model, layout: layout, rect: rect, on: terminal)
-            } else {
-                terminal.write(TextGrid.draw(model: &model, in: rect))
-            }
+            drawGrid(model: &model, layout: layout, rect: rect, on: terminal)
         }
     }
 
@@ -87,19 +83,37 @@ final class PickPictures {
         }
     }
 
+    /// The daemon's grid page holding the current photo, in the back-end's format (PNG, sixel or
+    /// symbols: the daemon draws overlays and pick badges in every one); text without graphics.
     private func drawGrid(model: inout PickerModel, layout: PickLayout, rect: CellRect, on terminal: TerminalSession) {
-        let pixels = layout.pixels(of: rect)
-        // 100 px cells as the design has them, smaller when the pane is narrow.
-        let cellSize = max(16, min(100, pixels.width / 3))
+        let cellSize = backend.gridCellSize(pixels: layout.pixels(of: rect), rect: rect)
         do throws(CLIError) {
-            let reply = try daemon.call(.thumbnails(ThumbnailRequest(session: daemon.session, cellSize: cellSize)))
+            let page = try gridPage(showing: model.session.photoIndex, cellSize: cellSize)
+            guard let request = backend.gridRequest(session: daemon.session, cellSize: cellSize, page: page, rect: rect) else {
+                terminal.write(TextGrid.draw(model: &model, in: rect))
+                return
+            }
+            let reply = try daemon.call(.thumbnails(request))
             guard case .thumbnails(let sheet) = reply, let image = sheet.image else { throw unexpected(reply) }
             model.gridColumns = max(1, sheet.geometry.columns)
-            model.gridHit = GridHit.pixelGrid(sheet.geometry, rect: rect, cell: layout.cell)
+            model.gridHit = image.format == .symbols
+                ? GridHit.symbolGrid(sheet.geometry, image: image, rect: rect)
+                : GridHit.pixelGrid(sheet.geometry, rect: rect, cell: layout.cell)
             terminal.write(backend.draw(image, in: rect))
         } catch {
             terminal.write(note(error.message, in: rect))
         }
+    }
+
+    /// The 1-based grid page that holds album position `index` (page 1 without one): page 1's
+    /// geometry says how many photos a full page holds.
+    private func gridPage(showing index: Int?, cellSize: Int) throws(CLIError) -> Int {
+        guard let index, index > 1 else { return 1 }
+        let reply = try daemon.call(.thumbnails(ThumbnailRequest(session: daemon.session, cellSize: cellSize, geometryOnly: true)))
+        guard case .thumbnails(let sheet) = reply else { throw unexpected(reply) }
+        let g = sheet.geometry
+        let perPage = max(1, g.columns * max(1, g.rows))
+        return g.pages <= 1 ? 1 : min(g.pages, (index - 1) / perPage + 1)
     }
 
     private func note(_ text: String, in rect: CellRect) -> [UInt8] {

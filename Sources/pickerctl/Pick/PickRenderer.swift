@@ -70,7 +70,7 @@ struct PickRenderer {
     private static func headings(_ model: PickerModel, _ layout: PickLayout) -> String {
         let albumTitle = model.focus == .albums && !model.albums.filter.isEmpty ? "Albums /\(shown(model.albums.filter))" : "Albums"
         let photoTitle = model.focus == .photos && !model.photos.filter.isEmpty
-            ? "Photos /\(shown(model.photos.filter))" : "Photos (\(model.photos.count))"
+            ? "Photos /\(shown(model.photos.filter))" : "Photos (\(model.photosTotal))"
         let imageTitle = model.mode == .grid ? "Grid" : shown(model.session.photo ?? "")
         return "\u{1b}[4m" + fit(albumTitle, layout.albumPane.width) + " " + fit(photoTitle, layout.photoPane.width) + " "
             + fit(imageTitle, layout.imagePane.width)

@@ -21,6 +21,9 @@ struct PickerModel {
 
     var albums = PickList<AlbumInfo>(label: \.name)
     var photos = PickList<PhotoInfo>(label: \.name)
+    /// Photos in the open album; `photos` holds the pages loaded so far (PhotoPaging).
+    var photosTotal = 0
+    var photosComplete: Bool { photos.items.count >= photosTotal }
     var focus = Focus.albums
     var mode = Mode.panes
     /// Typing into the filter of the focused list.
@@ -59,7 +62,7 @@ struct PickerModel {
         case .pageUp: return move(by: -max(1, layout.albumPane.height - 1))
         case .pageDown: return move(by: max(1, layout.albumPane.height - 1))
         case .home: return move(by: -Int(Int32.max))
-        case .end: return move(by: Int(Int32.max))
+        case .end, .character("G"): return move(by: Int(Int32.max))
         case .left, .character("h"):
             if mode == .grid && focus == .photos { return move(by: -1) }
             return switchFocus(to: .albums)

@@ -4,7 +4,9 @@ import PickerProtocol
 struct SixelGraphics: GraphicsBackend {
     var passthrough: Passthrough
     var kind: GraphicsKind { .sixel }
-    var showsPNG: Bool { false }
+    func gridRequest(session: String, cellSize: Int, page: Int, rect: CellRect) -> ThumbnailRequest? {
+        ThumbnailRequest(session: session, cellSize: cellSize, page: page, format: .sixel)
+    }
 
     func imageRequest(session: String, rect: CellRect) -> Request? { TerminalImageRequests.sixel(session: session) }
 

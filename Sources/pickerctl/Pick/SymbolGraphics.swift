@@ -4,7 +4,9 @@ import PickerProtocol
 /// terminal with 24-bit colour, tmux without passthrough included.
 struct SymbolGraphics: GraphicsBackend {
     var kind: GraphicsKind { .symbols }
-    var showsPNG: Bool { false }
+    func gridRequest(session: String, cellSize: Int, page: Int, rect: CellRect) -> ThumbnailRequest? {
+        TerminalImageRequests.symbolsGrid(session: session, cellSize: cellSize, page: page, columns: rect.width, rows: rect.height)
+    }
 
     func imageRequest(session: String, rect: CellRect) -> Request? {
         TerminalImageRequests.symbols(session: session, columns: rect.width, rows: rect.height)
@@ -12,6 +14,12 @@ struct SymbolGraphics: GraphicsBackend {
 
     func previewRequest(session: String, rect: CellRect, pixels: (width: Int, height: Int)) -> Request? {
         TerminalImageRequests.symbolsPreview(session: session, columns: rect.width, rows: rect.height, pixels: pixels)
+    }
+
+    /// About 18 columns a cell: a 100 px cell would be a few symbols wide, too coarse to tell photos apart.
+    func gridCellSize(pixels: (width: Int, height: Int), rect: CellRect) -> Int {
+        let perColumn = max(1, pixels.width / max(1, rect.width))
+        return min(max(16, 18 * perColumn), min(1024, max(16, pixels.width / 2)))
     }
 
     /// The reply's rows, each drawn at its own row of the pane (rows end in "\n").

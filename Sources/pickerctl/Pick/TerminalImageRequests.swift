@@ -19,6 +19,10 @@ enum TerminalImageRequests {
                                 cells: cells(columns, rows)))
     }
 
+    static func symbolsGrid(session: String, cellSize: Int, page: Int, columns: Int, rows: Int) -> ThumbnailRequest {
+        ThumbnailRequest(session: session, cellSize: cellSize, page: page, format: .symbols, cells: cells(columns, rows))
+    }
+
     /// Whether the daemon said (in its handshake) that it writes the back-end's format.
     static func supported(_ kind: GraphicsKind, by capabilities: Capabilities) -> Bool {
         switch kind {

@@ -205,8 +205,10 @@ MESSAGES: Dict[int, Tuple[str, Fields]] = {
         ("album", "string"), ("name", "string"), ("width", "u32"), ("height", "u32"),
         ("path", "string"), ("absolute_path", "string"))))))),
     T.CLEAR_SELECTION: ("clearSelection", SESSION_ONLY),
+    # flags bit 2: an output format follows; bit 1: the terminal cells (sixel/symbols pages).
     T.THUMBNAILS: ("thumbnails", (
-        ("session", "string"), ("cell_size", "u32"), ("page", "u32"), ("flags", "u8"))),
+        ("session", "string"), ("cell_size", "u32"), ("page", "u32"), ("flags", "u8"),
+        ("output", ("if_flag", 4, (("format", "format"),))), ("cells", ("if_flag", 2, CELLS)))),
     T.THUMBNAILS_REPLY: ("thumbnailsReply", (
         ("width", "u32"), ("height", "u32"), ("cell_size", "u32"), ("spacing", "u32"),
         ("padding", "u32"), ("columns", "u32"), ("rows", "u32"), ("page", "u32"), ("pages", "u32"),

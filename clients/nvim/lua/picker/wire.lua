@@ -126,7 +126,9 @@ M.MESSAGES = {
     { 'path', 'string' }, { 'absolute_path', 'string' } } } } } } },
   [0x44] = { 'clearSelection', SESSION_ONLY, request = true },
   [0x46] = { 'thumbnails', {
-    { 'session', 'string' }, { 'cell_size', 'u32' }, { 'page', 'u32' }, { 'flags', 'u8' } }, request = true },
+    { 'session', 'string' }, { 'cell_size', 'u32' }, { 'page', 'u32' }, { 'flags', 'u8' },
+    -- flags bit 2: an output format follows; bit 1: the terminal cells (sixel/symbols pages).
+    { 'output', { 'if_flag', 4, { { 'format', 'format' } } } }, { 'cells', CELLS } }, request = true },
   [0x47] = { 'thumbnailsReply', {
     { 'width', 'u32' }, { 'height', 'u32' }, { 'cell_size', 'u32' }, { 'spacing', 'u32' },
     { 'padding', 'u32' }, { 'columns', 'u32' }, { 'rows', 'u32' }, { 'page', 'u32' }, { 'pages', 'u32' },

@@ -1,0 +1,301 @@
+import Foundation
+import Testing
+
+/// `pickerctl pick`'s thumbnail grid in the terminal formats (drawn by pickerd: `thumbnails` with an
+/// output format), and its photo list over an album beyond one 10,000-photo page.
+@Suite(.timeLimit(.minutes(3)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
+struct PickGridTests {
+    let library: TemporaryLibrary
+
+    init() throws {
+        library = try TemporaryLibrary()
+        let source = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation")
+        try library.add(source.appendingPathComponent("Landscape_1.jpg"), album: "Kyoto", as: "a.jpg")
+        try library.add(source.appendingPathComponent("Landscape_3.jpg"), album: "Kyoto", as: "b.jpg")
+        try library.add(source.appendingPathComponent("Landscape_6.jpg"), album: "Kyoto", as: "c.jpg")
+    }
+
+    @Test func symbolsGridIsColouredCellsAndAPickChangesOnlyThePickedCellWithItsBadge() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        #expect(try daemon.ctl("session", "new", "pk", "--width", "400").exitCode == 0)
+        #expect(try daemon.ctl("select-album", "Kyoto", session: "pk").exitCode == 0)
+        #expect(try daemon.ctl("select-photo", "b.jpg", session: "pk").exitCode == 0)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "symbols"])
+        try pick.press("g")
+        let before = try pick.waitFor("the grid as coloured symbols", escapes: true) { screen in
+            let grid = ScreenCells(screen)
+            return screen.contains("Grid") && grid.colouredRows(from: grid.imageColumn(), row: 2) >= 3
+        }
+        let text = try pick.screen()
+        let grid = ScreenCells(before)
+        let column = grid.imageColumn()
+        let pane = text.split(separator: "\n").dropFirst(2).map { String($0.dropFirst(column)) }.joined(separator: "\n")
+        #expect(!pane.contains("a.jpg") && !pane.contains("b.jpg"), "pictures, not the text grid:\n\(pane)")
+
+        try pick.press("Space")
+        let after = try pick.waitFor("the grid redrawn with the pick", escapes: true) { screen in
+            ScreenCells(screen).cells != grid.cells && ScreenCells(screen).colouredRows(from: column, row: 2) >= 3
+        }
+        // The symbols pick drew: the daemon's own for the same page and pane (trailing background cells
+        // may come back from capture-pane uncoloured, so the screen cannot say how wide it is).
+        let paneRows = grid.lines.filter { Array($0).count > column && Array($0)[column - 1] == "│" }.count
+        let state = try sessionJSON(daemon)
+        let paneColumns = grid.paneWidth(from: column)
+        let cellSize = Self.symbolsCellSize(paneWidth: state["width"] as? Int ?? 0, paneColumns: paneColumns)
+        let symbols = try daemon.ctl("thumbnails", "--size", "\(cellSize)", "--format", "symbols", "--cells", "\(paneColumns)x\(paneRows)",
+                                     session: "pk")
+        let symbolLines = ScreenCells(symbols.stdoutText.trimmingCharacters(in: .newlines)).lines
+        let used = (columns: Array(symbolLines.first ?? "").count, rows: symbolLines.count)
+        // Only the picture: the lists and the status line change with a pick too.
+        let changed = grid.changedCells(ScreenCells(after)).filter { $0.column >= column && $0.row >= 2 && $0.row < 2 + used.rows }
+        // Where the daemon put the cells: its geometry for the same session and cell size, in page
+        // pixels; the symbols stand for the page at (page width / columns used) px a column.
+        let json = try daemon.ctl("thumbnails", "--json", "--size", "\(cellSize)", session: "pk")
+        let page = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any], "\(json)")
+        let cells = try #require(page["cells"] as? [[String: Any]])
+        let scaleX = Double(used.columns) / Double(page["width"] as? Int ?? 1)
+        let scaleY = Double(used.rows) / Double(page["height"] as? Int ?? 1)
+        func screenRect(_ cell: [String: Any], inset: Double) -> (c0: Int, c1: Int, r0: Int, r1: Int) {
+            let x = Double(cell["x"] as? Int ?? 0), y = Double(cell["y"] as? Int ?? 0), s = Double(cell["width"] as? Int ?? 0)
+            return (column + Int(((x + inset) * scaleX).rounded(.down)), column + Int(((x + s - inset) * scaleX).rounded(.up)),
+                    2 + Int(((y + inset) * scaleY).rounded(.down)), 2 + Int(((y + s - inset) * scaleY).rounded(.up)))
+        }
+        let b = try #require(cells.first { $0["name"] as? String == "b.jpg" })
+        let a = try #require(cells.first { $0["name"] as? String == "a.jpg" })
+        #expect(b["selected"] as? Bool == true)
+        let bOuter = screenRect(b, inset: -6)  // the outline ring sits 2 px outside the cell; a symbol is coarse
+        #expect(!changed.isEmpty)
+        #expect(changed.allSatisfy { $0.column >= bOuter.c0 - 1 && $0.column <= bOuter.c1 && $0.row >= bOuter.r0 - 1 && $0.row <= bOuter.r1 },
+                "only the picked cell changes: \(changed.count) changed, columns \(changed.map(\.column).min() ?? -1)...\(changed.map(\.column).max() ?? -1) rows \(changed.map(\.row).min() ?? -1)...\(changed.map(\.row).max() ?? -1) outside \(bOuter); used \(used) size \(cellSize) page \(page["width"] ?? 0)x\(page["height"] ?? 0) column \(column)")
+        let aInner = screenRect(a, inset: 8)
+        #expect(!changed.contains { $0.column >= aInner.c0 && $0.column < aInner.c1 && $0.row >= aInner.r0 && $0.row < aInner.r1 },
+                "the unpicked cell stays as it was")
+        // The badge: D = clamp(c/4, 12, 32) px high in the cell's top-right corner.
+        let size = Double(b["width"] as? Int ?? 0)
+        let badge = min(32.0, max(12.0, (size / 4).rounded(.down)))
+        let bx = Double(b["x"] as? Int ?? 0), by = Double(b["y"] as? Int ?? 0)
+        let badgeCols = (column + Int(((bx + size - badge - 8) * scaleX).rounded(.down)))...(column + Int(((bx + size) * scaleX).rounded(.up)))
+        let badgeRows = (2 + Int((by * scaleY).rounded(.down)))...(2 + Int(((by + badge + 8) * scaleY).rounded(.up)))
+        #expect(changed.contains { badgeCols.contains($0.column) && badgeRows.contains($0.row) }, "the badge corner changed")
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+
+    /// Mirrors SymbolGraphics.gridCellSize: about 18 columns a cell.
+    static func symbolsCellSize(paneWidth: Int, paneColumns: Int) -> Int {
+        let perColumn = max(1, paneWidth / max(1, paneColumns))
+        return min(max(16, 18 * perColumn), min(1024, max(16, paneWidth / 2)))
+    }
+
+    private func sessionJSON(_ daemon: LiveDaemon) throws -> [String: Any] {
+        let r = try daemon.ctl("session", "show", "pk", "--json")
+        return (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
+    }
+
+    @Test func sixelTerminalGetsTheGridAsASixelWhoseRasterFitsThePane() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        #expect(try daemon.ctl("session", "new", "pty", "--width", "300").exitCode == 0)
+        #expect(try daemon.ctl("select-album", "Kyoto", session: "pty").exitCode == 0)
+        #expect(try daemon.ctl("select-photo", "a.jpg", session: "pty").exitCode == 0)
+        let recording = daemon.directory.appendingPathComponent("recording")
+        let stdout = daemon.directory.appendingPathComponent("stdout")
+        let script = TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/pty_terminal.py").path
+        let r = try runProcess(TestEnvironment.python, [script, "sixel", "120", "40", "960", "640", recording.path, stdout.path, "--key=g", "--",
+                                                        TestEnvironment.pickerctl.path, "--socket", daemon.socketPath, "--session", "pty", "pick"])
+        let summary = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
+        #expect(summary["exit"] as? Int == 3 && summary["steps_left"] as? Int == 0, "\(r)")
+        let state = try daemon.ctl("session", "show", "pty", "--json")
+        let pane = (try? JSONSerialization.jsonObject(with: state.stdout) as? [String: Any]) ?? [:]
+        let width = pane["width"] as? Int ?? 0, height = pane["height"] as? Int ?? 0
+        let rasters = TerminalRecording.sixelRasters(Array((try? Data(contentsOf: recording)) ?? Data()))
+        #expect(rasters.count == 2, "the photo, then the grid after g")
+        let grid = try #require(rasters.last)
+        // The page is as wide as the pane; three 100 px cells make one row: 32 + 100 px, in 6-px bands.
+        #expect(grid.width == width && grid.height <= height, "\(grid) in \(width)x\(height)")
+        #expect(grid.height == 132 / 6 * 6, "one row of cells: \(grid)")
+    }
+
+    /// tmux answers DA1 itself, so pick asks tmux: with `allow-passthrough` on and a client whose
+    /// terminal always has sixel (mlterm here; tmux 3.4 also lists `sixel` in its features), `auto`
+    /// chooses sixel, and the sixel reaches the terminal outside tmux.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/terminfo/m/mlterm-256color"),
+                   "needs the mlterm terminfo (Debian ncurses-term)"))
+    func autoInsideTmuxChoosesSixelWhenTheOuterTerminalHasItAndPassthroughIsOn() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        #expect(try daemon.ctl("session", "new", "tx", "--width", "300").exitCode == 0)
+        #expect(try daemon.ctl("select-album", "Kyoto", session: "tx").exitCode == 0)
+        #expect(try daemon.ctl("select-photo", "a.jpg", session: "tx").exitCode == 0)
+        let tmux = try #require(findExecutable("tmux"))
+        let socket = daemon.directory.appendingPathComponent("t.sock").path
+        let q = PickTmux.quoted
+        // pick starts once the outer client is attached, so tmux knows the client's terminal.
+        let script = "while [ -z \"$(\(q(tmux)) -S \(q(socket)) list-clients)\" ]; do sleep 0.05; done; "
+            + "\(q(TestEnvironment.pickerctl.path)) --socket \(q(daemon.socketPath)) --session tx pick > /dev/null"
+        let env = ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "HOME": daemon.directory.path]
+        defer { _ = try? runProcess(tmux, ["-S", socket, "kill-server"]) }
+        #expect(try runProcess(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "sh", "-c", script],
+                               environment: env).exitCode == 0)
+        #expect(try runProcess(tmux, ["-S", socket, "set", "-g", "allow-passthrough", "on"]).exitCode == 0)
+        let recording = daemon.directory.appendingPathComponent("outer")
+        let stdout = daemon.directory.appendingPathComponent("stdout")
+        let pty = TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/pty_terminal.py").path
+        let r = try runProcess(TestEnvironment.python, [pty, "outer-sixel", "120", "40", "960", "640", recording.path, stdout.path, "--",
+                                                        "/usr/bin/env", "TERM=mlterm-256color", tmux, "-S", socket, "attach"])
+        let summary = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
+        #expect(summary["steps_left"] as? Int == 0, "\(r)")
+        let rasters = TerminalRecording.sixelRasters(Array((try? Data(contentsOf: recording)) ?? Data()))
+        #expect(!rasters.isEmpty, "a sixel reached the terminal outside tmux")
+        #expect(rasters.allSatisfy { $0.width > 0 && $0.width <= 960 && $0.height <= 640 }, "\(rasters)")
+    }
+
+    @Test(arguments: ["End", "G"])
+    func theLastOf10050PhotosIsReachedWithEndAndPicked(key: String) throws {
+        let big = try TemporaryLibrary()
+        let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/pillow_orientation_rectangle.jpg")
+        let made = try runProcess(TestEnvironment.python, ["-c", """
+            import os, sys
+            src, folder = sys.argv[1], sys.argv[2]
+            os.makedirs(folder)
+            data = open(src, 'rb').read()
+            for i in range(1, 10051):
+                with open(os.path.join(folder, 'p%05d.jpg' % i), 'wb') as f: f.write(data)
+            """, photo.path, big.url.appendingPathComponent("Big").path])
+        try #require(made.exitCode == 0, "\(made)")
+        let daemon = try LiveDaemon(library: big.url)
+        #expect(try daemon.ctl("session", "new", "pk", "--width", "400").exitCode == 0)
+        #expect(try daemon.ctl("select-album", "Big", session: "pk").exitCode == 0)
+        #expect(try daemon.ctl("select-photo", "--index", "1", session: "pk").exitCode == 0)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
+        try pick.waitFor("the album's total") { $0.contains("Photos (10050)") && $0.contains("p00001.jpg") }
+        try pick.press(key)
+        try pick.waitFor("the last photo current", seconds: 60) { screen in
+            try screen.contains("p10050.jpg") && sessionJSON(daemon)["photo"] as? String == "p10050.jpg"
+        }
+        try pick.press("Space")
+        try pick.waitFor("one pick") { $0.contains("1 of 10 picked") }
+        try pick.press("Enter")
+        let result = try pick.waitForExit(seconds: 60)
+        #expect(result.code == 0)
+        let printed = String(decoding: result.stdout, as: UTF8.self)
+        #expect(printed.hasSuffix("/Big/p10050.jpg\n"), "\(printed)")
+        let state = try daemon.ctl("session", "show", "pk", "--json")
+        #expect(state.stdoutText.contains("\"photo\":\"p10050.jpg\""), "\(state)")
+        _ = try runProcess("/bin/rm", ["-rf", big.url.appendingPathComponent("Big").path])  // FileManager takes seconds
+    }
+
+    @Test func scrollingPastTheFirstPageLoadsTheNextAndFilteringSeesTheWholeAlbum() throws {
+        let big = try TemporaryLibrary()
+        let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/pillow_orientation_rectangle.jpg")
+        let made = try runProcess(TestEnvironment.python, ["-c", """
+            import os, sys
+            src, folder = sys.argv[1], sys.argv[2]
+            os.makedirs(folder)
+            data = open(src, 'rb').read()
+            for i in range(1, 10051):
+                with open(os.path.join(folder, 'p%05d.jpg' % i), 'wb') as f: f.write(data)
+            """, photo.path, big.url.appendingPathComponent("Big").path])
+        try #require(made.exitCode == 0, "\(made)")
+        let daemon = try LiveDaemon(library: big.url)
+        #expect(try daemon.ctl("session", "new", "pk", "--width", "400").exitCode == 0)
+        #expect(try daemon.ctl("select-album", "Big", session: "pk").exitCode == 0)
+        // Another client makes photo 9,990 current: pick starts there, near the end of page one.
+        #expect(try daemon.ctl("select-photo", "--index", "9990", session: "pk").exitCode == 0)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
+        try pick.waitFor("photo 9,990 in the list") { $0.contains("p09990.jpg") }
+        // PageDown moves one screen a press; a few cross into the second page.
+        for _ in 0..<3 { try pick.press("PageDown") }
+        try pick.waitFor("a photo of the second page current", seconds: 30) { _ in
+            try (sessionJSON(daemon)["photo_index"] as? Int ?? 0) > 10_000
+        }
+        // A filter over the whole album finds a photo of the second page.
+        try pick.press("/")
+        try pick.type("p10049")
+        try pick.waitFor("the filtered photo", seconds: 30) { $0.contains("p10049.jpg") && $0.contains("Photos /p10049") }
+        try pick.press("Enter", "Enter")
+        let result = try pick.waitForExit(seconds: 60)
+        #expect(result.code == 0)
+        #expect(String(decoding: result.stdout, as: UTF8.self).hasSuffix("/Big/p10049.jpg\n"))
+        _ = try runProcess("/bin/rm", ["-rf", big.url.appendingPathComponent("Big").path])
+    }
+}
+
+/// A tmux `capture-pane -p -e` screen as cells: each position's character and 24-bit colours.
+struct ScreenCells {
+    struct Cell: Equatable { var text: Character; var fg: String; var bg: String }
+    var cells: [[Cell]]
+    var lines: [String]
+
+    init(_ screen: String) {
+        lines = []
+        cells = []
+        for line in screen.split(separator: "\n", omittingEmptySubsequences: false) {
+            var row: [Cell] = []
+            var plain = ""
+            var fg = "", bg = ""
+            var chars = Array(line)
+            var i = 0
+            while i < chars.count {
+                if chars[i] == "\u{1b}", i + 1 < chars.count, chars[i + 1] == "[" {
+                    var j = i + 2
+                    while j < chars.count, !(chars[j].isLetter) { j += 1 }
+                    if j < chars.count, chars[j] == "m" {
+                        Self.apply(String(chars[(i + 2)..<j]), fg: &fg, bg: &bg)
+                    }
+                    i = j + 1
+                    continue
+                }
+                row.append(Cell(text: chars[i], fg: fg, bg: bg))
+                plain.append(chars[i])
+                i += 1
+            }
+            chars = []
+            cells.append(row)
+            lines.append(plain)
+        }
+    }
+
+    private static func apply(_ params: String, fg: inout String, bg: inout String) {
+        let p = params.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        var k = 0
+        while k < p.count {
+            switch p[k] {
+            case "", "0": fg = ""; bg = ""
+            case "39": fg = ""
+            case "49": bg = ""
+            case "38" where k + 4 < p.count && p[k + 1] == "2": fg = p[(k + 2)...(k + 4)].joined(separator: ","); k += 4
+            case "48" where k + 4 < p.count && p[k + 1] == "2": bg = p[(k + 2)...(k + 4)].joined(separator: ","); k += 4
+            default: break
+            }
+            k += 1
+        }
+    }
+
+    /// The image pane's first column: after the second "│" of the first pane row.
+    func imageColumn() -> Int {
+        guard lines.count > 2 else { return 0 }
+        let bars = Array(lines[2]).indices.filter { Array(lines[2])[$0] == "│" }
+        return bars.count >= 2 ? bars[1] + 1 : 0
+    }
+
+    func paneWidth(from column: Int) -> Int { max(0, (lines.first.map { Array($0).count } ?? 0) - column) }
+
+    private func coloured(_ row: Int, _ column: Int) -> Bool {
+        guard row < cells.count, column < cells[row].count else { return false }
+        return !cells[row][column].fg.isEmpty || !cells[row][column].bg.isEmpty
+    }
+
+    func colouredRows(from column: Int, row top: Int) -> Int {
+        (top..<cells.count).filter { coloured($0, column) }.count
+    }
+
+    func changedCells(_ other: ScreenCells) -> [(column: Int, row: Int)] {
+        var out: [(Int, Int)] = []
+        for r in 0..<max(cells.count, other.cells.count) {
+            let a = r < cells.count ? cells[r] : [], b = r < other.cells.count ? other.cells[r] : []
+            for c in 0..<max(a.count, b.count) where (c < a.count ? a[c] : nil) != (c < b.count ? b[c] : nil) {
+                out.append((c, r))
+            }
+        }
+        return out
+    }
+}
