@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import Foundation
 import PickerEngine
 import PickerProtocol
@@ -17,11 +16,15 @@ public enum Daemon {
     public static func run(_ config: DaemonConfiguration) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         // A parent may have left these blocked; SIGINT/SIGTERM are how pickerd is asked to stop.
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        sigaddset(&unblock, SIGINT)
-        sigaddset(&unblock, SIGTERM)
-        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+        // They arrive through a signalfd the socket thread reads, so they are blocked here, before
+        // any thread exists: every thread inherits the mask and none can take them instead.
+        let stopSignals: SignalDescriptor
+        do {
+            stopSignals = try SignalDescriptor([SIGINT, SIGTERM])
+        } catch {
+            Log.error("cannot receive SIGINT/SIGTERM: \(error)")
+            return 1
+        }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: config.libraryRoot, isDirectory: &isDir), isDir.boolValue else {
             Log.error("library folder \(config.libraryRoot) does not exist or is not a folder")
@@ -68,23 +71,19 @@ public enum Daemon {
         relay.connect { [weak server] in server?.publish($0) }
         Log.info("listening on \(activated == nil ? config.socketPath : "the activated socket") (pickerd \(version), cache \(config.cacheMB) MiB, image work \(config.memoryMB) MiB)")
 
-        let signals = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                Log.info("signal \(sig): shutting down")
-                server.stop()
-            }
-            source.resume()
-            return source
+        do {
+            try server.stopOnSignals(stopSignals.descriptor)
+        } catch {
+            Log.fault("cannot watch for SIGINT/SIGTERM: \(error)")
+            if activated == nil { unlink(config.socketPath) }
+            return 1
         }
         // Listen first: the socket answers at once, whatever the library's size; the first scan and
-        // then inotify keep the index current in the background (started after the signal sources,
-        // so its thread never takes a SIGTERM meant for them).
+        // then inotify keep the index current in the background.
         service.startLibrary()
         server.run()
         service.stop()
-        signals.forEach { $0.cancel() }
+        withExtendedLifetime(stopSignals) {}
         // An activated socket belongs to systemd, which keeps listening for the next start.
         if activated == nil { unlink(config.socketPath) }
         Log.info("stopped")

@@ -61,6 +61,11 @@ final class Dispatcher {
         case Server.wakeToken:
             for fd in server.takeAdoptions() { admit(fd) }
             deliverMailbox()
+        case Server.signalToken:
+            for signal in SignalDescriptor.drain(server.signalFD.load(ordering: .sequentiallyConsistent)) {
+                Log.info("signal \(signal): shutting down")
+                server.stop()
+            }
         default:
             guard let conn = table[token] else { return }
             if mask & UInt32(PK_EPOLLOUT) != 0 {

@@ -32,6 +32,9 @@ public final class Server: Sendable {
 
     static let listenToken: UInt64 = 0
     static let wakeToken: UInt64 = 1
+    static let signalToken: UInt64 = .max
+    /// The signalfd whose signals stop the loop (`stopOnSignals`), or -1.
+    let signalFD = Atomic<Int32>(-1)
 
     /// - Parameters:
     ///   - listenFD: a bound, listening, non-blocking socket; the server owns it from now on.
@@ -64,6 +67,15 @@ public final class Server: Sendable {
     /// Sends an event to the connections subscribed to it. Safe from any thread.
     public func publish(_ event: Event) {
         hub.publish(event)
+    }
+
+    /// Stops the loop when a signal arrives on `descriptor` (a signalfd): read by the socket thread
+    /// itself, so no thread is kept just to wait for SIGTERM.
+    public func stopOnSignals(_ descriptor: Int32) throws(SystemError) {
+        signalFD.store(descriptor, ordering: .sequentiallyConsistent)
+        _ = try retryingInterrupts("epoll_ctl") {
+            pk_epoll_ctl(epollFD, Int32(PK_EPOLL_CTL_ADD), descriptor, UInt32(PK_EPOLLIN), Server.signalToken)
+        }
     }
 
     /// Asks the loop to stop: it stops accepting, lets in-flight requests finish

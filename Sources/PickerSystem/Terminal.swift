@@ -108,7 +108,10 @@ public final class SignalDescriptor {
     }
 
     /// The signals queued since the last call.
-    public func drain() -> [Int32] {
+    public func drain() -> [Int32] { Self.drain(descriptor) }
+
+    /// The signals queued on a signalfd since the last call (for a loop that holds only the descriptor).
+    public static func drain(_ descriptor: Int32) -> [Int32] {
         var out: [Int32] = []
         while true {
             let s = pk_signal_fd_read(descriptor)
