@@ -81,10 +81,12 @@ extension PickerService {
         let image = try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
             let fileBytes = try open.readAll(maxBytes: library.maxPhotoBytes)
             let header = try ImageHeaderReader.read(bytes: fileBytes, name: photo.fileName)
-            let picture = try ImageRenderer.fittedUpright(
-                data: fileBytes, header: header, photoName: photo.fileName,
-                fit: FitTarget(maxWidth: request.width, maxHeight: request.height, allowUpscale: true),
-                maxPixels: configuration.maxPixels)
+            let picture = try markingFailures(open) { () throws(PickerError) -> PixelImage in
+                try ImageRenderer.fittedUpright(
+                    data: fileBytes, header: header, photoName: photo.fileName,
+                    fit: FitTarget(maxWidth: request.width, maxHeight: request.height, allowUpscale: true),
+                    maxPixels: configuration.maxPixels)
+            }
             var canvas = try Compositor.canvas(PixelSize(width: request.width, height: request.height), colour: .black)
             let at = FitMath.centred(picture.size, in: canvas.size)
             Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)
