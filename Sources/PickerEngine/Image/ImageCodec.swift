@@ -33,6 +33,15 @@ protocol ImageCodec: Sendable {
     /// Bytes a full decode holds at its peak per stored pixel (for `WorkEstimate`).
     static var peakBytesPerPixel: Int { get }
 
+    /// The file's own thumbnail alone (stored orientation) when it covers `storedTarget` with the
+    /// aspect of `stored` (within 1 %); nil when there is none, it is too small, or it does not
+    /// decode. Grid cells ask for it before the shared thumbnail store and a decode of the picture.
+    static func embeddedThumbnail(_ data: [UInt8], stored: PixelSize, covering storedTarget: PixelSize,
+                                  maxPixels: Int) -> PixelImage?
+
+    /// True when `embeddedThumbnail` can answer (so a grid cell reads the file before the shared store).
+    static var hasEmbeddedThumbnails: Bool { get }
+
     /// Decodes and resamples to exactly `size` (stored axes). Codecs that can stream rows into
     /// the resampler do so; the default decodes (shrunk on load) and resamples once.
     static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
@@ -42,6 +51,12 @@ protocol ImageCodec: Sendable {
 extension ImageCodec {
     /// The decoded picture (RGBA at most) and nothing else.
     static var peakBytesPerPixel: Int { 4 }
+
+    /// No thumbnail apart from the picture (HEIF's thumbnail item is taken inside `decode`).
+    static func embeddedThumbnail(_ data: [UInt8], stored: PixelSize, covering storedTarget: PixelSize,
+                                  maxPixels: Int) -> PixelImage? { nil }
+
+    static var hasEmbeddedThumbnails: Bool { false }
 
     static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
                              photoName: String) throws(PickerError) -> PixelImage {

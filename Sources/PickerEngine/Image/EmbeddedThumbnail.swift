@@ -1,0 +1,32 @@
+import PickerProtocol
+
+/// A photo's own thumbnail (a JPEG's EXIF IFD1), upright, for a grid cell: the first source of
+/// the cell's order — embedded thumbnail, then the shared freedesktop thumbnail, then a decode.
+enum EmbeddedThumbnail {
+    /// True when the format can carry a thumbnail `upright` finds.
+    static func isPossible(for format: PhotoFormat) -> Bool {
+        ImageCodecs.codec(for: format)?.hasEmbeddedThumbnails ?? false
+    }
+
+    /// The embedded thumbnail turned upright, when it covers `displayTarget` (display axes) with the
+    /// picture's aspect ratio within 1 %; nil otherwise (the caller moves on to the next source).
+    static func upright(_ data: [UInt8], header: ImageHeader, covering displayTarget: PixelSize,
+                        maxPixels: Int) -> PixelImage? {
+        guard let codec = ImageCodecs.codec(for: header.format) else { return nil }
+        let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
+        let target = OrientationTransform.uprightSize(displayTarget, header.orientation)
+        guard let thumbnail = codec.embeddedThumbnail(data, stored: stored, covering: target, maxPixels: maxPixels)
+        else { return nil }
+        return try? OrientationTransform.apply(header.orientation, to: thumbnail)
+    }
+}
+
+extension JPEGDecoder {
+    static var hasEmbeddedThumbnails: Bool { true }
+
+    /// The EXIF IFD1 thumbnail alone (see `JPEGThumbnail`).
+    static func embeddedThumbnail(_ data: [UInt8], stored: PixelSize, covering storedTarget: PixelSize,
+                                  maxPixels: Int) -> PixelImage? {
+        JPEGThumbnail.decode(data, stored: stored, covering: storedTarget, maxPixels: maxPixels)
+    }
+}
