@@ -70,12 +70,15 @@ final class ThumbnailCells: Sendable {
         let photo = open.photo
         let box = PixelSize(width: size, height: size)
         var read: (bytes: [UInt8], header: ImageHeader)? = nil
-        // Only formats that carry a thumbnail apart from the picture are read before the shared store.
-        if EmbeddedThumbnail.isPossible(for: photo.header.format) {
-            let file = try readFile(open)
-            read = file
-            let cover = FitMath.cover(width: file.header.displayWidth, height: file.header.displayHeight, box: box).scaled
-            if let thumb = EmbeddedThumbnail.upright(file.bytes, header: file.header, covering: cover, maxPixels: maxPixels),
+        // Only the start of a file that can carry a thumbnail is read before the shared store.
+        let prefixBytes = EmbeddedThumbnail.prefix(for: photo.header.format)
+        if prefixBytes > 0 {
+            let prefix = try open.readPrefix(prefixBytes)
+            if Int64(prefix.count) == open.status.size {
+                read = (prefix, try ImageHeaderReader.read(bytes: prefix, name: photo.fileName))
+            }
+            let cover = FitMath.cover(width: photo.header.displayWidth, height: photo.header.displayHeight, box: box).scaled
+            if let thumb = EmbeddedThumbnail.upright(prefix, header: photo.header, covering: cover, maxPixels: maxPixels),
                let cell = crop(thumb, to: box) {
                 return cell
             }

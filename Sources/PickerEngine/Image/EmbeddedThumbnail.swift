@@ -3,9 +3,9 @@ import PickerProtocol
 /// A photo's own thumbnail (a JPEG's EXIF IFD1), upright, for a grid cell: the first source of
 /// the cell's order — embedded thumbnail, then the shared freedesktop thumbnail, then a decode.
 enum EmbeddedThumbnail {
-    /// True when the format can carry a thumbnail `upright` finds.
-    static func isPossible(for format: PhotoFormat) -> Bool {
-        ImageCodecs.codec(for: format)?.hasEmbeddedThumbnails ?? false
+    /// How much of a file of `format` to read for `upright` (0: the format carries none it can find).
+    static func prefix(for format: PhotoFormat) -> Int {
+        ImageCodecs.codec(for: format)?.embeddedThumbnailPrefix ?? 0
     }
 
     /// The embedded thumbnail turned upright, when it covers `displayTarget` (display axes) with the
@@ -22,7 +22,9 @@ enum EmbeddedThumbnail {
 }
 
 extension JPEGDecoder {
-    static var hasEmbeddedThumbnails: Bool { true }
+    /// The EXIF APP1 segment is at most 64 KiB and comes before the picture, after at most a few
+    /// other small segments (JFIF, a second APP1 of XMP is after it or not needed).
+    static var embeddedThumbnailPrefix: Int { 192 * 1024 }
 
     /// The EXIF IFD1 thumbnail alone (see `JPEGThumbnail`).
     static func embeddedThumbnail(_ data: [UInt8], stored: PixelSize, covering storedTarget: PixelSize,

@@ -33,14 +33,16 @@ protocol ImageCodec: Sendable {
     /// Bytes a full decode holds at its peak per stored pixel (for `WorkEstimate`).
     static var peakBytesPerPixel: Int { get }
 
-    /// The file's own thumbnail alone (stored orientation) when it covers `storedTarget` with the
+    /// The file's own thumbnail alone (stored orientation), read from `data` (the file's first
+    /// `embeddedThumbnailPrefix` bytes, or more), when it covers `storedTarget` with the
     /// aspect of `stored` (within 1 %); nil when there is none, it is too small, or it does not
     /// decode. Grid cells ask for it before the shared thumbnail store and a decode of the picture.
     static func embeddedThumbnail(_ data: [UInt8], stored: PixelSize, covering storedTarget: PixelSize,
                                   maxPixels: Int) -> PixelImage?
 
-    /// True when `embeddedThumbnail` can answer (so a grid cell reads the file before the shared store).
-    static var hasEmbeddedThumbnails: Bool { get }
+    /// How many of the file's first bytes `embeddedThumbnail` needs (0: it has none to find), so a
+    /// grid cell reads that much before it asks the shared store.
+    static var embeddedThumbnailPrefix: Int { get }
 
     /// Decodes and resamples to exactly `size` (stored axes). Codecs that can stream rows into
     /// the resampler do so; the default decodes (shrunk on load) and resamples once.
@@ -56,7 +58,7 @@ extension ImageCodec {
     static func embeddedThumbnail(_ data: [UInt8], stored: PixelSize, covering storedTarget: PixelSize,
                                   maxPixels: Int) -> PixelImage? { nil }
 
-    static var hasEmbeddedThumbnails: Bool { false }
+    static var embeddedThumbnailPrefix: Int { 0 }
 
     static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
                              photoName: String) throws(PickerError) -> PixelImage {
