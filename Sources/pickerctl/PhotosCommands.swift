@@ -128,7 +128,7 @@ let photosCommands: [CommandSpec] = [
                                      completion: .words(sortWords)),
                           OptionSpec(name: "--offset", valueName: "N", help: "skip the first N rows (default 0)"),
                           OptionSpec(name: "--limit", valueName: "N", help: "print at most N rows (default: all)")],
-                details: "Rows are fetched 1000 at a time and printed as they arrive. In All Photos the name column shows\neach photo's path relative to the library. An offset past the last photo exits 4.") { inv throws(CLIError) in
+                details: "Rows are fetched 1000 at a time and printed as they arrive. In All Photos the name column shows\neach photo's path relative to the library. A photo that failed to decode ends its row with\n`broken: REASON` (--json: \"broken\": \"REASON\") until its file changes. An offset past the last photo exits 4.") { inv throws(CLIError) in
         let offset = try inv.int("--offset", in: 0...Int(Int32.max)) ?? 0
         let limit = try inv.int("--limit", in: 1...Int(Int32.max))
         if let raw = inv.value("--sort") { _ = try parseSort(raw, option: "--sort") }
