@@ -148,6 +148,25 @@ import Testing
         #expect(try daemon.ctl("toggle", Self.truncated, session: "b").exitCode == 0)
     }
 
+    @Test func brokenMarkIsKeptAcrossARestartInTheLibraryIndex() throws {
+        try openSession()
+        #expect(try daemon.ctl("select-photo", Self.truncated, session: "b").exitCode == 0)
+        _ = try daemon.ctl("get-image", "-o", daemon.directory.appendingPathComponent("x.png").path, session: "b")
+        let reason = try truncatedRow()["broken"] as? String
+        #expect(reason != nil)
+        // The watcher writes new marks into the index within a turn of its loop (about a second);
+        // a daemon stopped before that would only forget them (marks are a cache too).
+        let index = daemon.cacheHome.appendingPathComponent("pickerd")
+        let query = "import sqlite3,glob,sys; print(sum(sqlite3.connect(f).execute('SELECT count(*) FROM photos WHERE broken IS NOT NULL').fetchone()[0] for f in glob.glob(sys.argv[1] + '/index-*.sqlite')))"
+        #expect(try eventually { try runProcess(TestEnvironment.python, ["-c", query, index.path]).stdoutText.hasPrefix("1") })
+        daemon.stop()
+        try daemon.start()
+        // Marked at once, before anything decoded it in this run.
+        #expect(try truncatedRow()["broken"] as? String == reason)
+        let refused = try daemon.ctl("toggle", Self.truncated, session: "b")
+        #expect(refused.exitCode == 1 && refused.stderr.contains("Premature end of JPEG"), "\(refused)")
+    }
+
     @Test(.enabled(if: pillowAvailable, "needs /usr/bin/python3 with Pillow to plant and read pictures"))
     func gridCellComesFromTheExifThumbnailEvenWhenASharedThumbnailExists() throws {
         // A second photo without an EXIF thumbnail shows that the planted shared thumbnails are used.

@@ -56,7 +56,7 @@ final class ThumbnailCells: Sendable {
             }
         } catch {
             Log.error("thumbnail for \(photo.relativePath): \(error.message)")
-            library.broken.record(error, version: open.version, photoName: photo.fileName)
+            library.broken.record(error, version: open.version, photo: photo)
             shared?.recordFailure(absolutePath: absolutePath, mtime: open.status.mtimeSeconds)
             return placeholder(size)
         }

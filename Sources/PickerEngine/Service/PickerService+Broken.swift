@@ -10,7 +10,7 @@ extension PickerService {
 
     /// Records a decode failure of `open` and, the first time, tells subscribers.
     func noteFailure(_ error: PickerError, _ open: OpenPhoto) {
-        let isNew = library.broken.record(error, version: open.version, photoName: open.photo.fileName)
+        let isNew = library.broken.record(error, version: open.version, photo: open.photo)
         if isNew { announceBroken(open.photo) }
     }
 
