@@ -148,6 +148,22 @@ import Testing
         #expect(try daemon.ctl("toggle", Self.truncated, session: "b").exitCode == 0)
     }
 
+    @Test func cutShortCameraJPEGIsNotDisguisedByItsIntactExifThumbnail() throws {
+        // The first megabyte of the Canon photo: its EXIF thumbnail (in the first 64 KiB) is whole.
+        let camera = TestEnvironment.packageRoot.appendingPathComponent("Tests/Fixtures/camera-photos/\(Self.camera)")
+        let cut = try Data(contentsOf: camera).prefix(1_000_000)
+        try cut.write(to: library.url.appendingPathComponent("A/cut.jpg"))
+        daemon.stop()
+        try daemon.start()
+        try openSession()
+        #expect(try daemon.ctl("thumbnails", "-o", daemon.directory.appendingPathComponent("g.png").path, session: "b").exitCode == 0)
+        let cells = try json(try daemon.ctl("thumbnails", "--json", session: "b"))["cells"] as? [[String: Any]] ?? []
+        let flags = Dictionary(uniqueKeysWithValues: cells.map { ($0["name"] as? String ?? "", $0["broken"] as? Bool) })
+        #expect(flags == [Self.camera: false, "cut.jpg": true, Self.truncated: true], "\(cells)")
+        let row = try rows().first { $0["name"] as? String == "cut.jpg" } ?? [:]
+        #expect((row["broken"] as? String)?.contains("Premature end of JPEG") == true, "\(row)")
+    }
+
     @Test func brokenMarkIsKeptAcrossARestartInTheLibraryIndex() throws {
         try openSession()
         #expect(try daemon.ctl("select-photo", Self.truncated, session: "b").exitCode == 0)

@@ -72,7 +72,10 @@ final class ThumbnailCells: Sendable {
         var read: (bytes: [UInt8], header: ImageHeader)? = nil
         // Only the start of a file that can carry a thumbnail is read before the shared store.
         let prefixBytes = EmbeddedThumbnail.prefix(for: photo.header.format)
-        if prefixBytes > 0 {
+        // A file cut short may keep a whole thumbnail of the picture it lost: it is decoded instead,
+        // so its failure marks it broken rather than a good-looking cell hiding it.
+        if prefixBytes > 0,
+           EmbeddedThumbnail.endLooksComplete(try open.readSuffix(EmbeddedThumbnail.tailBytes), format: photo.header.format) {
             let prefix = try open.readPrefix(prefixBytes)
             if Int64(prefix.count) == open.status.size {
                 read = (prefix, try ImageHeaderReader.read(bytes: prefix, name: photo.fileName))

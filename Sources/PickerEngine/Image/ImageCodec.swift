@@ -44,6 +44,10 @@ protocol ImageCodec: Sendable {
     /// grid cell reads that much before it asks the shared store.
     static var embeddedThumbnailPrefix: Int { get }
 
+    /// False when the file's last bytes show it was cut short (a JPEG without its end marker):
+    /// its embedded thumbnail may be whole while the picture is not, so the cell decodes instead.
+    static func endLooksComplete(_ tail: [UInt8]) -> Bool
+
     /// Decodes and resamples to exactly `size` (stored axes). Codecs that can stream rows into
     /// the resampler do so; the default decodes (shrunk on load) and resamples once.
     static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
@@ -59,6 +63,8 @@ extension ImageCodec {
                                   maxPixels: Int) -> PixelImage? { nil }
 
     static var embeddedThumbnailPrefix: Int { 0 }
+
+    static func endLooksComplete(_ tail: [UInt8]) -> Bool { true }
 
     static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
                              photoName: String) throws(PickerError) -> PixelImage {
