@@ -66,7 +66,10 @@ public struct GridCell: Sendable, Equatable {
     public var size: Int
     public var selected: Bool
     public var current: Bool
-    public init(index: Int, name: String, x: Int, y: Int, size: Int, selected: Bool, current: Bool) {
+    /// The photo is known not to decode: the cell shows the broken tile (flags bit 2).
+    public var broken: Bool
+    public init(index: Int, name: String, x: Int, y: Int, size: Int, selected: Bool, current: Bool,
+                broken: Bool = false) {
         self.index = index
         self.name = name
         self.x = x
@@ -74,6 +77,7 @@ public struct GridCell: Sendable, Equatable {
         self.size = size
         self.selected = selected
         self.current = current
+        self.broken = broken
     }
 }
 

@@ -162,8 +162,12 @@ public struct PhotoInfo: Sendable, Equatable {
     /// Unix seconds (EXIF DateTimeOriginal read as UTC, else mtime).
     public var date: Int64
     public var dateSource: DateSource
+    /// Why the photo cannot be shown (a decode of this version of its file failed); nil when it is
+    /// not known broken. Travels only in a `photosPageReply` that was asked for broken marks.
+    public var broken: String?
     public init(index: Int, name: String, path: String, width: Int, height: Int, bytes: Int64, format: PhotoFormat,
-                date: Int64, dateSource: DateSource) {
+                date: Int64, dateSource: DateSource, broken: String? = nil) {
+        self.broken = broken
         self.index = index
         self.name = name
         self.path = path

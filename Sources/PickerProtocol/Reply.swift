@@ -101,6 +101,7 @@ extension Reply {
             w.count(page.offset)
             w.count(page.photos.count)
             for p in page.photos { Reply.encodePhoto(p, into: &w) }
+            if page.marksBroken { Reply.encodeBroken(page.photos, into: &w) }
         case .image(let img):
             Reply.encodeImage(img, into: &w)
         case .selection(let list):
@@ -124,7 +125,7 @@ extension Reply {
                 w.count(c.x)
                 w.count(c.y)
                 w.count(c.size)
-                w.u8((c.selected ? 1 : 0) | (c.current ? 2 : 0))
+                w.u8((c.selected ? 1 : 0) | (c.current ? 2 : 0) | (c.broken ? 4 : 0))
             }
             if let img = sheet.image {
                 w.u8(1)
@@ -194,8 +195,12 @@ extension Reply {
             guard let sort = PhotoSort(rawValue: raw) else { throw PickerError(.malformedFrame, "unknown sort \(raw)") }
             let total = Int(try r.u32())
             let offset = Int(try r.u32())
+            var photos = try Reply.decodePhotos(&r)
+            // The optional trailing broken list, present when the request asked for it.
+            let marksBroken = r.remaining > 0
+            if marksBroken { try Reply.decodeBroken(&r, into: &photos) }
             self = .photosPage(PhotoPage(album: album, sort: sort, total: total, offset: offset,
-                                         photos: try Reply.decodePhotos(&r)))
+                                         photos: photos, marksBroken: marksBroken))
         case .image:
             self = .image(try Reply.decodeImage(&r))
         case .selectionReply:
@@ -220,7 +225,7 @@ extension Reply {
                 let size = Int(try r.u32())
                 let flags = try r.u8()
                 cells.append(GridCell(index: index, name: name, x: x, y: y, size: size,
-                                      selected: flags & 1 != 0, current: flags & 2 != 0))
+                                      selected: flags & 1 != 0, current: flags & 2 != 0, broken: flags & 4 != 0))
             }
             let geometry = GridGeometry(width: v[0], height: v[1], cellSize: v[2], spacing: v[3], padding: v[4],
                                         columns: v[5], rows: v[6], page: v[7], pages: v[8], cells: cells)
@@ -245,6 +250,29 @@ extension Reply {
         w.u8(p.format.rawValue)
         w.i64(p.date)
         w.u8(p.dateSource.rawValue)
+    }
+
+    /// `photosPageReply`'s trailing list: the rows known broken, as (index, reason).
+    private static func encodeBroken(_ photos: [PhotoInfo], into w: inout ByteWriter) {
+        let broken = photos.filter { $0.broken != nil }
+        w.count(broken.count)
+        for p in broken {
+            w.count(p.index)
+            w.string(p.broken ?? "")
+        }
+    }
+
+    /// Reads the trailing broken list onto the page's rows; an index not on the page is `malformed_frame`.
+    private static func decodeBroken(_ r: inout ByteReader, into photos: inout [PhotoInfo]) throws(PickerError) {
+        let n = try r.count(minElementSize: 8)
+        for _ in 0..<n {
+            let index = Int(try r.u32())
+            let reason = try r.string()
+            guard let row = photos.firstIndex(where: { $0.index == index }) else {
+                throw PickerError(.malformedFrame, "broken row \(index) is not on the page")
+            }
+            photos[row].broken = reason
+        }
     }
 
     /// A `list<photo>`: the count is checked against the bytes left before anything is allocated.

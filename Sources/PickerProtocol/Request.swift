@@ -117,6 +117,8 @@ extension Request {
             w.string(p.session)
             w.count(p.offset)
             w.count(p.limit)
+            // The flags byte is optional: sent only when set, so older photosPage frames stay as they were.
+            if p.markBroken { w.u8(PhotosPageRequest.markBrokenFlag) }
         case .getImage(let r):
             w.string(r.session)
             w.u8(r.format.rawValue)
@@ -205,7 +207,13 @@ extension Request {
             guard let sort = PhotoSort(rawValue: raw) else { throw PickerError(.malformedFrame, "unknown sort \(raw)") }
             self = .setSort(session: s, sort)
         case .photosPage:
-            self = .photosPage(PhotosPageRequest(session: try r.string(), offset: Int(try r.u32()), limit: Int(try r.u32())))
+            let session = try r.string()
+            let offset = Int(try r.u32())
+            let limit = Int(try r.u32())
+            // Optional trailing flags; bits this version does not know are ignored.
+            let flags: UInt8 = r.remaining > 0 ? try r.u8() : 0
+            self = .photosPage(PhotosPageRequest(session: session, offset: offset, limit: limit,
+                                                 markBroken: flags & PhotosPageRequest.markBrokenFlag != 0))
         case .stepPhoto:
             let s = try r.string()
             let raw = try r.u8()

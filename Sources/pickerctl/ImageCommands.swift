@@ -46,7 +46,7 @@ let thumbnailsCommand = CommandSpec(words: ["thumbnails"], summary: "the selecte
             ("cells", .array(g.cells.map { c in
                 .object([("index", .int(c.index)), ("name", .string(c.name)), ("x", .int(c.x)), ("y", .int(c.y)),
                          ("width", .int(c.size)), ("height", .int(c.size)), ("selected", .bool(c.selected)),
-                         ("current", .bool(c.current))])
+                         ("current", .bool(c.current)), ("broken", .bool(c.broken))])
             })),
         ]))
         return

@@ -60,7 +60,7 @@ private struct PagePrinter {
         let showPath = page.album == allPhotosName
         let rows = page.photos.map { p in
             ["\(p.index)", showPath ? p.path : p.name, "\(p.width)x\(p.height)", "\(p.bytes)", p.format.displayName,
-             Render.date(p.date)]
+             Render.date(p.date) + (p.broken.map { "  broken: \($0)" } ?? "")]
         }
         guard !rows.isEmpty else { return }
         Output.line(Render.table(rows, rightAligned: [true, false, true, true, false, false], minWidths: &widths))
@@ -80,7 +80,7 @@ private struct PagePrinter {
                 ("width", .int(p.width)), ("height", .int(p.height)), ("bytes", .int(Int(p.bytes))),
                 ("format", .string(p.format.displayName)), ("date", .string(Render.date(p.date))),
                 ("date_source", .string(p.dateSource == .exif ? "exif" : "mtime")),
-            ])
+            ] + (p.broken.map { [("broken", JSONValue.string($0))] } ?? []))
             Output.raw((rowsPrinted == 0 ? "" : ",") + row.serialized)
             rowsPrinted += 1
         }
@@ -96,7 +96,8 @@ private func listPhotos(_ conn: PickerConnection, session: String, offset: Int, 
     while remaining > 0 {
         let reply: Reply
         do throws(ClientError) {
-            reply = try conn.call(.photosPage(PhotosPageRequest(session: session, offset: next, limit: min(pageSize, remaining))))
+            reply = try conn.call(.photosPage(PhotosPageRequest(session: session, offset: next, limit: min(pageSize, remaining),
+                                                                 markBroken: true)))
         } catch {
             throw CLIError(error)
         }
@@ -127,7 +128,7 @@ let photosCommands: [CommandSpec] = [
                                      completion: .words(sortWords)),
                           OptionSpec(name: "--offset", valueName: "N", help: "skip the first N rows (default 0)"),
                           OptionSpec(name: "--limit", valueName: "N", help: "print at most N rows (default: all)")],
-                details: "Rows are fetched 1000 at a time and printed as they arrive. In All Photos the name column shows\neach photo's path relative to the library. An offset past the last photo exits 4.") { inv throws(CLIError) in
+                details: "Rows are fetched 1000 at a time and printed as they arrive. In All Photos the name column shows\neach photo's path relative to the library. A photo that failed to decode ends its row with\n`broken: REASON` (--json: \"broken\": \"REASON\") until its file changes. An offset past the last photo exits 4.") { inv throws(CLIError) in
         let offset = try inv.int("--offset", in: 0...Int(Int32.max)) ?? 0
         let limit = try inv.int("--limit", in: 1...Int(Int32.max))
         if let raw = inv.value("--sort") { _ = try parseSort(raw, option: "--sort") }

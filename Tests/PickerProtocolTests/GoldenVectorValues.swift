@@ -123,6 +123,13 @@ enum GoldenVectorValues {
         "photosPageReply id=35": .reply(.photosPage(PhotoPage(album: "All Photos", sort: .date, total: 1001, offset: 1000, photos: [
             PhotoInfo(index: 1001, name: "IMG_2.jpg", path: "2024/Kyoto/IMG_2.jpg", width: 4032, height: 3024, bytes: 3_145_728,
                       format: .jpeg, date: 1_714_000_000, dateSource: .exif)]))),
+        // Broken photos (issue 14): a page asked with marks, and its reply naming one broken row.
+        "photosPage id=37 marking broken": .request(.photosPage(PhotosPageRequest(session: "main", offset: 0, limit: 1,
+                                                                                   markBroken: true))),
+        "photosPageReply id=37 marked broken": .reply(.photosPage(PhotoPage(album: "2024", sort: .name, total: 1, offset: 0, photos: [
+            PhotoInfo(index: 1, name: "cut.jpg", path: "2024/cut.jpg", width: 2725, height: 2225, bytes: 10_000,
+                      format: .jpeg, date: 1_714_000_000, dateSource: .modified,
+                      broken: "corrupt JPEG data: Premature end of JPEG file")], marksBroken: true))),
         "error id=36 page past the end": .reply(.error(PickerError(
             .noSuchPhoto, "no page at offset 2000: album 'All Photos' has 1001 photos"))),
 

@@ -52,6 +52,10 @@ import Testing
             for extra: [UInt8] in [[0], [0xFF, 0xFF], [0, 0, 0, 0]] {
                 // preview's flags byte is optional: one zero byte after it is flags = 0, not junk.
                 if extra == [0], case .preview(let p)? = try? Request(frame: frame), p.cells == nil { continue }
+                // photosPage's flags byte is optional too, and so is photosPageReply's broken list:
+                // four zero bytes after it are an empty list.
+                if extra == [0], case .photosPage(let p)? = try? Request(frame: frame), !p.markBroken { continue }
+                if extra == [0, 0, 0, 0], frame.type == MessageType.photosPageReply.rawValue { continue }
                 var long = frame
                 long.payload += extra
                 #expect(Self.decode(long)?.code == .malformedFrame,

@@ -182,7 +182,7 @@ import Testing
         var geometry = Self.emptyGrid
         geometry.cells = [GridCell(index: 1, name: "a", x: 16, y: 16, size: 100, selected: false, current: false)]
         var payload = Reply.thumbnails(ThumbnailSheet(geometry: geometry, image: nil)).frame(id: 1).payload
-        payload[payload.count - 2] = 0xFD  // bit 0 set, bit 1 clear, junk above
+        payload[payload.count - 2] = 0xF9  // bit 0 set, bits 1 and 2 clear, junk above
         let reply = try Reply(frame: Frame(type: MessageType.thumbnailsReply.rawValue, requestID: 1, payload: payload))
         geometry.cells[0].selected = true
         #expect(reply == .thumbnails(ThumbnailSheet(geometry: geometry, image: nil)))

@@ -287,12 +287,19 @@ struct VectorAnnotation {
             string("session")
             u32("offset, 0-based")
             u32("limit")
+            if pos < bytes.count { u8("flags") { $0 & 1 != 0 ? "bit 0: mark broken photos" : "" } }
         case .photosPageReply:
             string("album")
             u8("sort") { $0 == 0 ? "by name" : "by date" }
             u32("total")
             u32("offset, 0-based")
             photoRows()
+            if pos < bytes.count {
+                list("broken") {
+                    $0.u32("index")
+                    $0.string("reason")
+                }
+            }
         case .photosReply:
             string("album")
             photoRows()

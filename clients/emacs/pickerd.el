@@ -137,9 +137,13 @@ A `format' field of a payload is a number or one of these names (or `jpg').")
     (#x28 stepPhoto ((session . string) (direction . u8)))
     (#x2a status ,pickerd--session-only)
     (#x2c setSort ((session . string) (sort . u8)))
-    (#x2e photosPage ((session . string) (offset . u32) (limit . u32)))
+    ;; Optional trailing flags: bit 0 asks for the reply's broken list.
+    (#x2e photosPage ((session . string) (offset . u32) (limit . u32)
+                      (trailing . (trailing 1 ((flags . u8))))))
     (#x2f photosPageReply ((album . string) (sort . u8) (total . u32) (offset . u32)
-                           (photos . (list (struct ,pickerd--photo)))))
+                           (photos . (list (struct ,pickerd--photo)))
+                           ;; Only when asked: the rows known broken, with why.
+                           (broken . (tail (list (struct ((index . u32) (reason . string))))))))
     ;; flags bit 1: the terminal cell size follows (symbols/sixel output).
     (#x30 getImage ((session . string) (format . format) (quality . u8) (flags . u8)
                     (cells . (if-flag 2 ,pickerd--cells))))
@@ -183,7 +187,9 @@ string blob selector format (a u8; encoded from a number or a name in
 FIELDS) (FIELDS follow when the preceding `flags' field has BIT set),
 \(trailing BIT FIELDS) (optional trailing FIELDS, kept in the message's
 own alist: encoded only when its `flags' has BIT, decoded only when
-bytes remain, else flags 0 and flagged groups nil) or (range KIND LO HI)
+bytes remain, else flags 0 and flagged groups nil), (tail KIND) (an
+optional last field: decoded only when bytes remain, else nil; encoded
+only when non-nil) or (range KIND LO HI)
 \(an integer that decodes with `out_of_range' outside LO...HI).")
 
 (defconst pickerd-request-types
@@ -306,6 +312,9 @@ Missing numbers are 0, missing strings empty."
                       (if (/= 0 (logand (or (alist-get 'flags values) 0) bit))
                           (pickerd--encode-fields sub values)
                         ""))
+                     (`(tail ,sub)
+                      (let ((v (alist-get (car field) values)))
+                        (if v (pickerd--encode-value sub v) "")))
                      (kind (pickerd--encode-value kind (alist-get (car field) values)))))
                  fields)))
 
@@ -346,7 +355,7 @@ Missing numbers are 0, missing strings empty."
 A list count that cannot fit is refused before reading on."
   (pcase kind
     ((or 'u8 'bool 'format) 1) ('u16 2) ((or 'u32 'string 'blob) 4) ((or 'u64 'i64) 8) ('selector 5)
-    (`(struct ,fields) (apply #'+ (mapcar (lambda (f) (if (memq (car-safe (cdr f)) '(if-flag trailing)) 0
+    (`(struct ,fields) (apply #'+ (mapcar (lambda (f) (if (memq (car-safe (cdr f)) '(if-flag trailing tail)) 0
                                                         (pickerd--min-size (cdr f))))
                                           fields)))
     (`(range ,elem ,_lo ,_hi) (pickerd--min-size elem))
@@ -397,6 +406,8 @@ A list count that cannot fit is refused before reading on."
                       (mapcar (lambda (f) (cons (car f) (if (eq (car-safe (cdr f)) 'if-flag) nil 0)))
                               sub)))
            (push f out)))
+        (`(tail ,sub)
+         (push (cons (car field) (and (< (cdr r) (length (car r))) (pickerd--decode-value sub r))) out))
         (kind
          (push (cons (car field)
                      (pcase kind

@@ -49,6 +49,13 @@ public enum ImageFuzzEntry {
                                                         maxPixels: cap, embeddedThumbnail: true)
             check(image, within: cap, step: "decodeUpright", findings: &findings)
         }))
+        // A grid cell's first source: the embedded thumbnail from the file's first bytes alone.
+        let prefix = Array(bytes.prefix(EmbeddedThumbnail.prefix(for: header.format)))
+        if let thumb = EmbeddedThumbnail.upright(prefix, header: header,
+                                                 covering: PixelSize(width: fit.maxWidth, height: fit.maxHeight ?? fit.maxWidth),
+                                                 maxPixels: cap) {
+            check(thumb, within: cap, step: "embeddedThumbnail", findings: &findings)
+        }
         outcomes.append(("render", attempt { () throws(PickerError) in
             let rendered = try ImageRenderer.render(data: bytes, header: header, photoName: photoName,
                                                     fit: fit, output: output, maxPixels: cap)

@@ -1,10 +1,15 @@
 /// Draws the gallery's marks on an RGB canvas: the 40% white rounded overlay over picked
-/// cells, their pick-number badges and the outline around the current one. Anti-aliased by
+/// cells, their pick-number badges, the outline around the current one and the broken tile. Anti-aliased by
 /// pixel coverage.
 enum GridPainter {
     static let background = RGBColor(red: 28, green: 28, blue: 30)
     static let placeholder = RGBColor(red: 72, green: 72, blue: 76)
     static let outline = RGBColor(red: 10, green: 132, blue: 255)
+    /// The broken tile: darker than the grid's background, so it never passes for a photo.
+    static let brokenTile = RGBColor(red: 12, green: 12, blue: 14)
+    /// The broken-image mark: a picture frame in light grey cracked by a red zig-zag.
+    static let brokenFrame = RGBColor(red: 174, green: 174, blue: 178)
+    static let brokenCrack = RGBColor(red: 255, green: 69, blue: 58)
     static let overlayOpacity = 0.4
     static let cornerRadius = 8.0
 
@@ -45,6 +50,36 @@ enum GridPainter {
             let lit = BadgeFont.isLit(number, column: (Int(px) - textX) / scale, row: (Int(py) - textY) / scale)
             return (lit ? 1 : 0, .white, 1)
         }
+    }
+
+    /// The tile of a photo known not to decode: a dark cell with a broken-image mark (a frame
+    /// with a crack through it) in its centre half.
+    static func broken(_ canvas: inout PixelImage, x: Int, y: Int, size: Int) {
+        paint(&canvas, x0: x, y0: y, x1: x + size, y1: y + size) { _, _ in (1, brokenTile, 1) }
+        let side = Double(size) / 2, left = Double(x) + Double(size) / 4, top = Double(y) + (Double(size) - side * 0.8) / 2
+        let stroke = max(1.5, Double(size) / 40)
+        paint(&canvas, x0: x, y0: y, x1: x + size, y1: y + size) { px, py in
+            let outer = coverage(px, py, left, top, side, side * 0.8, stroke * 2)
+            let inner = coverage(px, py, left + stroke, top + stroke, side - 2 * stroke, side * 0.8 - 2 * stroke, stroke)
+            return (max(0, outer - inner), brokenFrame, 1)
+        }
+        // The crack: a zig-zag from the frame's top edge to its bottom edge.
+        let points = [(0.55, 0.0), (0.42, 0.3), (0.6, 0.5), (0.45, 0.8)].map { (left + $0.0 * side, top + $0.1 * side) }
+        paint(&canvas, x0: x, y0: y, x1: x + size, y1: y + size) { px, py in
+            var distance = Double.infinity
+            for (a, b) in zip(points, points.dropFirst()) {
+                distance = min(distance, segmentDistance(px, py, a, b))
+            }
+            return (min(1, max(0, stroke / 2 + 0.5 - distance)), brokenCrack, 1)
+        }
+    }
+
+    /// Distance from (px, py) to the segment a–b.
+    private static func segmentDistance(_ px: Double, _ py: Double, _ a: (Double, Double), _ b: (Double, Double)) -> Double {
+        let dx = b.0 - a.0, dy = b.1 - a.1
+        let t = max(0, min(1, ((px - a.0) * dx + (py - a.1) * dy) / max(1e-9, dx * dx + dy * dy)))
+        let cx = a.0 + t * dx - px, cy = a.1 + t * dy - py
+        return (cx * cx + cy * cy).squareRoot()
     }
 
     private static func blendRoundedRect(_ canvas: inout PixelImage, x: Double, y: Double, width: Double, height: Double,

@@ -1,9 +1,10 @@
 import PickerProtocol
 import PickerSystem
 
-/// Makes square fill-and-crop cells for the grid: from memory, else from the shared
-/// freedesktop thumbnail cache, else from the photo (writing the shared thumbnail back).
-/// Never throws: a photo that cannot be read becomes a placeholder cell and its failure is logged.
+/// Makes square fill-and-crop cells for the grid: from memory, else from the photo's own
+/// embedded thumbnail, else from the shared freedesktop thumbnail cache, else from a decode of the
+/// photo (writing the shared thumbnail back). Never throws: a photo that cannot be read becomes a
+/// placeholder cell, its failure is logged and a decode failure marks the photo broken.
 final class ThumbnailCells: Sendable {
     private let memory: BoundedCache<PixelImage>
     private let shared: SharedThumbnailStore?
@@ -37,44 +38,75 @@ final class ThumbnailCells: Sendable {
         return made
     }
 
+    /// Reads the photo (under a reservation of the work budget) and makes its cell from the first
+    /// source that serves; a decode failure is logged, recorded in `library.broken` (the sheet
+    /// draws the broken tile there) and in the shared store's failure folder.
     private func make(_ open: OpenPhoto, size: Int) -> PixelImage {
         let photo = open.photo
         let absolutePath = LibraryPath.join(library.snapshot.rootRealPath, photo.relativePath)
-        let mtime = open.status.mtimeSeconds
-        let box = PixelSize(width: size, height: size)
         let flavor = ThumbnailFlavor.smallest(coveringShortSide: size, displayWidth: photo.header.displayWidth,
                                               displayHeight: photo.header.displayHeight)
-        if let shared, let flavor {
-            if let thumb = shared.lookup(absolutePath: absolutePath, mtime: mtime, flavor: flavor),
-               let cell = crop(thumb, to: box) {
-                return cell
-            }
-            if shared.hasFailure(absolutePath: absolutePath, mtime: mtime) {
-                return placeholder(size)
-            }
-        }
         do {
             let fileBytes = open.bytesToRead(maxBytes: library.maxPhotoBytes)
             // With a shared store the decode is for the (larger) flavor's box.
             let estimate = WorkEstimate.thumbnailCell(header: photo.header, fileBytes: fileBytes,
                                                       box: max(size, flavor?.rawValue ?? 0), maxPixels: maxPixels)
             return try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> PixelImage in
-                try decodeCell(open, size: size, flavor: flavor, absolutePath: absolutePath)
+                try makeFromSources(open, size: size, flavor: flavor, absolutePath: absolutePath)
             }
         } catch {
             Log.error("thumbnail for \(photo.relativePath): \(error.message)")
-            shared?.recordFailure(absolutePath: absolutePath, mtime: mtime)
+            library.broken.record(error, version: open.version, photo: photo)
+            shared?.recordFailure(absolutePath: absolutePath, mtime: open.status.mtimeSeconds)
             return placeholder(size)
         }
     }
 
-    /// Reads and decodes the photo into a cell (and the shared thumbnail, when there is a store).
-    private func decodeCell(_ open: OpenPhoto, size: Int, flavor: ThumbnailFlavor?,
+    /// The cell's sources in order (issue 14 item 5): the file's own thumbnail when it covers the
+    /// cell with the picture's aspect (it costs no decode of the picture), then the shared
+    /// freedesktop thumbnail at the flavor covering the cell, then a shrink-on-load decode.
+    private func makeFromSources(_ open: OpenPhoto, size: Int, flavor: ThumbnailFlavor?,
+                                 absolutePath: String) throws(PickerError) -> PixelImage {
+        let photo = open.photo
+        let box = PixelSize(width: size, height: size)
+        var read: (bytes: [UInt8], header: ImageHeader)? = nil
+        // Only the start of a file that can carry a thumbnail is read before the shared store.
+        let prefixBytes = EmbeddedThumbnail.prefix(for: photo.header.format)
+        // A file cut short may keep a whole thumbnail of the picture it lost: it is decoded instead,
+        // so its failure marks it broken rather than a good-looking cell hiding it.
+        if prefixBytes > 0,
+           EmbeddedThumbnail.endLooksComplete(try open.readSuffix(EmbeddedThumbnail.tailBytes), format: photo.header.format) {
+            let prefix = try open.readPrefix(prefixBytes)
+            if Int64(prefix.count) == open.status.size {
+                read = (prefix, try ImageHeaderReader.read(bytes: prefix, name: photo.fileName))
+            }
+            let cover = FitMath.cover(width: photo.header.displayWidth, height: photo.header.displayHeight, box: box).scaled
+            if let thumb = EmbeddedThumbnail.upright(prefix, header: photo.header, covering: cover, maxPixels: maxPixels),
+               let cell = crop(thumb, to: box) {
+                return cell
+            }
+        }
+        if let shared, let flavor,
+           let thumb = shared.lookup(absolutePath: absolutePath, mtime: open.status.mtimeSeconds, flavor: flavor),
+           let cell = crop(thumb, to: box) {
+            return cell
+        }
+        let file: (bytes: [UInt8], header: ImageHeader)
+        if let read { file = read } else { file = try readFile(open) }
+        return try decodeCell(open, bytes: file.bytes, header: file.header, size: size, flavor: flavor,
+                              absolutePath: absolutePath)
+    }
+
+    private func readFile(_ open: OpenPhoto) throws(PickerError) -> (bytes: [UInt8], header: ImageHeader) {
+        let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
+        return (bytes, try ImageHeaderReader.read(bytes: bytes, name: open.photo.fileName))
+    }
+
+    /// Decodes the photo into a cell (and the shared thumbnail, when there is a store).
+    private func decodeCell(_ open: OpenPhoto, bytes: [UInt8], header: ImageHeader, size: Int, flavor: ThumbnailFlavor?,
                             absolutePath: String) throws(PickerError) -> PixelImage {
         let photo = open.photo
         let box = PixelSize(width: size, height: size)
-        let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-        let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName)
         if let shared, let flavor {
             // The shared thumbnail: fit in the flavor's box, never upscaled.
             let thumb = try ImageRenderer.fittedUpright(
@@ -86,6 +118,7 @@ final class ThumbnailCells: Sendable {
             return crop(thumb, to: box) ?? placeholder(size)
         }
         let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight, box: box).scaled
+        // HEIF's thumbnail item is taken here (libheif picks it when it covers the cell).
         let upright = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photo.fileName,
                                                       minimumDisplaySize: (cover.width, cover.height),
                                                       maxPixels: maxPixels, embeddedThumbnail: true)

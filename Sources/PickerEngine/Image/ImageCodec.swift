@@ -33,6 +33,21 @@ protocol ImageCodec: Sendable {
     /// Bytes a full decode holds at its peak per stored pixel (for `WorkEstimate`).
     static var peakBytesPerPixel: Int { get }
 
+    /// The file's own thumbnail alone (stored orientation), read from `data` (the file's first
+    /// `embeddedThumbnailPrefix` bytes, or more), when it covers `storedTarget` with the
+    /// aspect of `stored` (within 1 %); nil when there is none, it is too small, or it does not
+    /// decode. Grid cells ask for it before the shared thumbnail store and a decode of the picture.
+    static func embeddedThumbnail(_ data: [UInt8], stored: PixelSize, covering storedTarget: PixelSize,
+                                  maxPixels: Int) -> PixelImage?
+
+    /// How many of the file's first bytes `embeddedThumbnail` needs (0: it has none to find), so a
+    /// grid cell reads that much before it asks the shared store.
+    static var embeddedThumbnailPrefix: Int { get }
+
+    /// False when the file's last bytes show it was cut short (a JPEG without its end marker):
+    /// its embedded thumbnail may be whole while the picture is not, so the cell decodes instead.
+    static func endLooksComplete(_ tail: [UInt8]) -> Bool
+
     /// Decodes and resamples to exactly `size` (stored axes). Codecs that can stream rows into
     /// the resampler do so; the default decodes (shrunk on load) and resamples once.
     static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
@@ -42,6 +57,14 @@ protocol ImageCodec: Sendable {
 extension ImageCodec {
     /// The decoded picture (RGBA at most) and nothing else.
     static var peakBytesPerPixel: Int { 4 }
+
+    /// No thumbnail apart from the picture (HEIF's thumbnail item is taken inside `decode`).
+    static func embeddedThumbnail(_ data: [UInt8], stored: PixelSize, covering storedTarget: PixelSize,
+                                  maxPixels: Int) -> PixelImage? { nil }
+
+    static var embeddedThumbnailPrefix: Int { 0 }
+
+    static func endLooksComplete(_ tail: [UInt8]) -> Bool { true }
 
     static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
                              photoName: String) throws(PickerError) -> PixelImage {

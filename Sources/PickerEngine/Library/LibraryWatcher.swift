@@ -73,6 +73,7 @@ public final class LibraryWatcher: @unchecked Sendable {
         var dirty = Set<String>()
         var everything = false
         while !stopped.load(ordering: .relaxed) {
+            index?.saveBroken(library.broken.takeUnsaved())
             if let change = rootTracker.rootChanged(now: monotonicNow()) {
                 // Not after the settle delay: until this scan the old descriptor would still serve
                 // a folder that is no longer at the library path.
@@ -134,6 +135,7 @@ public final class LibraryWatcher: @unchecked Sendable {
         index = store
         let started = monotonicNow()
         guard let photos = store.load(), !photos.isEmpty, let snapshot = library.install(indexed: photos) else { return }
+        library.broken.restore(store.loadBroken())
         Log.info("library \(snapshot.rootRealPath): \(snapshot.photoCount) photos loaded from the index in "
                  + "\(Int((monotonicNow() - started) * 1000)) ms; checking them against the disk")
         servedFromIndex = true

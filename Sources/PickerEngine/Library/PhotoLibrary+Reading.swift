@@ -29,6 +29,28 @@ public final class OpenPhoto {
         Int(min(max(0, status.size), Int64(maxBytes)))
     }
 
+    /// Reads the file's first `count` bytes (all of it when it is shorter): where a JPEG keeps its
+    /// EXIF thumbnail, so a grid cell can look for one without reading megabytes.
+    /// - Throws: `.ioError` when the read fails.
+    public func readPrefix(_ count: Int) throws(PickerError) -> [UInt8] {
+        do throws(SystemError) {
+            return try FileSystem.read(fd, at: 0, count: Int(min(Int64(max(0, count)), max(0, status.size))))
+        } catch {
+            throw PickerError(.ioError, "cannot read photo '\(photo.relativePath)': \(error.errno)")
+        }
+    }
+
+    /// Reads the file's last `count` bytes (all of it when it is shorter).
+    /// - Throws: `.ioError` when the read fails.
+    public func readSuffix(_ count: Int) throws(PickerError) -> [UInt8] {
+        let n = Int(min(Int64(max(0, count)), max(0, status.size)))
+        do throws(SystemError) {
+            return try FileSystem.read(fd, at: Int(max(0, status.size)) - n, count: n)
+        } catch {
+            throw PickerError(.ioError, "cannot read photo '\(photo.relativePath)': \(error.errno)")
+        }
+    }
+
     /// Reads the whole file.
     /// - Throws: `.imageTooLarge` above `maxBytes`, `.ioError` when the read fails.
     public func readAll(maxBytes: Int) throws(PickerError) -> [UInt8] {

@@ -25,6 +25,8 @@ public final class PhotoLibrary: Sendable {
     let scanGate = Mutex<Int>(0)
     /// How far the running scan has got.
     public let progress = ScanProgressMeter()
+    /// Photos whose file failed to decode, with the reason, until the file changes.
+    public let broken = BrokenPhotos()
 
     /// A library over `root`, empty until `rescan()` is called.
     /// - Parameter maxPhotoBytes: size cap for `readPhotoBytes` (default 100 MiB: files are read

@@ -6,6 +6,11 @@ enum PhotoMessage {
         "\(width)x\(height) px, \(humanBytes(bytes)), \(format.displayName)"
     }
 
+    /// The message for a photo known not to decode: "cannot be shown: corrupt JPEG data: …".
+    static func broken(_ reason: String) -> String {
+        "cannot be shown: \(reason)"
+    }
+
     /// Decimal units, one decimal place above 1 kB: what file managers show.
     static func humanBytes(_ n: Int64) -> String {
         if n < 1000 { return "\(n) bytes" }

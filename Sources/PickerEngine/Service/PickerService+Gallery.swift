@@ -22,20 +22,26 @@ extension PickerService {
         }
         let picked = Set(session.selection)
         let slots = layout.slots(onPage: page)
-        let cells = slots.map { slot -> GridCell in
-            let photo = album[slot]
-            let origin = layout.origin(ofSlot: slot)
-            return GridCell(index: slot + 1, name: photo.fileName, x: origin.x, y: origin.y, size: size,
-                            selected: picked.contains(photo.relativePath), current: photo.relativePath == session.photo)
+        let photos = slots.map { album[$0] }
+        // Cells flag the photos known broken; with a picture, after its cells were made (so a
+        // decode that failed just now is flagged, and announced once).
+        func geometry() -> GridGeometry {
+            let cells = slots.enumerated().map { i, slot -> GridCell in
+                let photo = photos[i]
+                let origin = layout.origin(ofSlot: slot)
+                return GridCell(index: slot + 1, name: photo.fileName, x: origin.x, y: origin.y, size: size,
+                                selected: picked.contains(photo.relativePath), current: photo.relativePath == session.photo,
+                                broken: brokenReason(photo) != nil)
+            }
+            return GridGeometry(width: layout.width, height: layout.height(ofPage: page), cellSize: size,
+                                spacing: GridLayout.spacing, padding: GridLayout.padding, columns: layout.columns,
+                                rows: layout.rows(onPage: page), page: page, pages: layout.pages, cells: cells)
         }
-        let geometry = GridGeometry(width: layout.width, height: layout.height(ofPage: page), cellSize: size,
-                                    spacing: GridLayout.spacing, padding: GridLayout.padding, columns: layout.columns,
-                                    rows: layout.rows(onPage: page), page: page, pages: layout.pages, cells: cells)
-        if request.geometryOnly { return ThumbnailSheet(geometry: geometry, image: nil) }
+        if request.geometryOnly { return ThumbnailSheet(geometry: geometry(), image: nil) }
 
         // Cells are independent: made on this worker and any idle ones; a cancelled request stops
         // making cells (one cell is the grid's batch).
-        let photos = slots.map { album[$0] }
+        let brokenBefore = photos.map { brokenReason($0) != nil }
         let pickNumbers = self.pickNumbers(of: session)
         let made = Mutex<[Int: PixelImage]>([:])
         let thumbnailCells = self.thumbnailCells
@@ -45,6 +51,9 @@ extension PickerService {
             made.withLock { $0[i] = cell }
         }
         if CancelFlag.currentIsRaised { throw PickerError(.cancelled, "thumbnail sheet: cancelled") }
+        let geometry = geometry()
+        let cells = geometry.cells
+        for (i, cell) in cells.enumerated() where cell.broken && !brokenBefore[i] { announceBroken(photos[i]) }
         // The sheet's own memory is reserved once its cells are made (each cell reserved its decode
         // and gave it back): never holding one reservation while waiting for another avoids deadlock.
         let images = made.withLock { $0 }
@@ -54,7 +63,11 @@ extension PickerService {
             var canvas = try Compositor.canvas(PixelSize(width: geometry.width, height: geometry.height),
                                                colour: GridPainter.background)
             for (i, cell) in cells.enumerated() {
-                if let image = images[i] { Compositor.draw(image, onto: &canvas, x: cell.x, y: cell.y) }
+                if cell.broken {
+                    GridPainter.broken(&canvas, x: cell.x, y: cell.y, size: size)
+                } else if let image = images[i] {
+                    Compositor.draw(image, onto: &canvas, x: cell.x, y: cell.y)
+                }
                 if cell.selected { GridPainter.overlay(&canvas, x: cell.x, y: cell.y, size: size) }
                 if let number = pickNumbers[photos[i].relativePath] {
                     GridPainter.badge(&canvas, number: number, x: cell.x, y: cell.y, size: size)
@@ -88,10 +101,12 @@ extension PickerService {
         let image = try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
             let fileBytes = try open.readAll(maxBytes: library.maxPhotoBytes)
             let header = try ImageHeaderReader.read(bytes: fileBytes, name: photo.fileName)
-            let picture = try ImageRenderer.fittedUpright(
-                data: fileBytes, header: header, photoName: photo.fileName,
-                fit: FitTarget(maxWidth: request.width, maxHeight: request.height, allowUpscale: true),
-                maxPixels: configuration.maxPixels)
+            let picture = try markingFailures(open) { () throws(PickerError) -> PixelImage in
+                try ImageRenderer.fittedUpright(
+                    data: fileBytes, header: header, photoName: photo.fileName,
+                    fit: FitTarget(maxWidth: request.width, maxHeight: request.height, allowUpscale: true),
+                    maxPixels: configuration.maxPixels)
+            }
             var canvas = try Compositor.canvas(PixelSize(width: request.width, height: request.height), colour: .black)
             let at = FitMath.centred(picture.size, in: canvas.size)
             Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)

@@ -45,7 +45,9 @@ extension PickerService {
         }
         let end = min(ordered.count, request.offset + request.limit)
         return PhotoPage(album: ordered.album.name, sort: ordered.order.wire, total: ordered.count,
-                         offset: request.offset, photos: rows(of: ordered, in: request.offset..<end))
+                         offset: request.offset,
+                         photos: rows(of: ordered, in: request.offset..<end, markingBroken: request.markBroken),
+                         marksBroken: request.markBroken)
     }
 
     /// Makes the photo picked by name or by index in the session's order current.
@@ -80,12 +82,14 @@ extension PickerService {
     }
 
     /// Listing rows for display positions `range`; `index` is the 1-based display position.
-    private func rows(of ordered: OrderedAlbum, in range: Range<Int>) -> [PhotoInfo] {
+    /// With `markingBroken`, rows of photos known not to decode carry the reason.
+    private func rows(of ordered: OrderedAlbum, in range: Range<Int>, markingBroken: Bool = false) -> [PhotoInfo] {
         range.map { i in
             let p = ordered[i]
             return PhotoInfo(index: i + 1, name: p.fileName, path: p.relativePath, width: p.header.displayWidth,
                              height: p.header.displayHeight, bytes: p.byteSize, format: p.header.format, date: p.date,
-                             dateSource: p.dateIsFromExif ? .exif : .modified)
+                             dateSource: p.dateIsFromExif ? .exif : .modified,
+                             broken: markingBroken ? brokenReason(p) : nil)
         }
     }
 }

@@ -4,6 +4,7 @@ import PickerProtocol
 extension PickerService {
     /// Adds the photo to the pick list or removes it.
     /// - Throws: `.selectionFull` naming the limit when adding past it (nothing changes);
+    ///   `.corruptImage` with the reason when adding a photo known broken;
     ///   `.nothingSelected` without an album; `.noSuchPhoto`.
     func toggle(_ name: String, _ selector: Selector) throws(PickerError) -> SelectionList {
         let photo = try orderedAlbum(of: try sessions.get(name)).photo(selector)
@@ -12,6 +13,10 @@ extension PickerService {
             if let i = s.selection.firstIndex(of: photo.relativePath) {
                 s.selection.remove(at: i)
             } else {
+                // A photo known not to decode is refused with the reason, under the decode's own code.
+                if let reason = brokenReason(photo) {
+                    throw PickerError(.corruptImage, "cannot pick '\(photo.fileName)': it cannot be shown: \(reason)")
+                }
                 guard s.selection.count < s.maxSelection else {
                     throw PickerError(.selectionFull,
                                       "cannot pick '\(photo.fileName)': the selection is full (limit \(s.maxSelection) \(s.maxSelection == 1 ? "photo" : "photos")); remove one with `pickerctl toggle` or `pickerctl clear-selection`")

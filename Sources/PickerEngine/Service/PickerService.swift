@@ -286,8 +286,9 @@ public final class PickerService: Sendable {
                 let p = album[j]
                 photoIndex = j + 1
                 photoName = p.fileName
-                message = PhotoMessage.text(width: p.header.displayWidth, height: p.header.displayHeight,
-                                            bytes: p.byteSize, format: p.header.format)
+                message = brokenReason(p).map(PhotoMessage.broken)
+                    ?? PhotoMessage.text(width: p.header.displayWidth, height: p.header.displayHeight,
+                                         bytes: p.byteSize, format: p.header.format)
             }
         }
         if photoName == nil, let path = s.photo {
@@ -338,8 +339,10 @@ public final class PickerService: Sendable {
         let image = try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
             let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
             let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName)
-            let out = try ImageRenderer.render(data: bytes, header: header, photoName: photo.fileName, fit: fit,
-                                               output: output, maxPixels: configuration.maxPixels)
+            let out = try markingFailures(open) { () throws(PickerError) -> RenderedImage in
+                try ImageRenderer.render(data: bytes, header: header, photoName: photo.fileName, fit: fit,
+                                         output: output, maxPixels: configuration.maxPixels)
+            }
             return EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
         }
         if useCache { cache.put(key, image) }

@@ -541,10 +541,13 @@ class Session:
             raise ValueError('order is "name" or "date"')
         return self._state_call(T.SET_SORT, sort=0 if order == "name" else 1)
 
-    def photos_page(self, offset: int = 0, limit: int = 1000) -> PhotoPage:
+    def photos_page(self, offset: int = 0, limit: int = 1000, mark_broken: bool = False) -> PhotoPage:
         """One page of the selected album in the session's order, with the album's total.
+        ``mark_broken``: each photo known not to decode gets ``broken`` (the reason); a daemon
+        from before broken marks answers that with PickerError 1 (malformed_frame).
         An offset past the end raises PickerError 12 (no_such_photo)."""
-        return self._call(T.PHOTOS_PAGE, PhotoPage.from_fields, offset=offset, limit=limit)
+        return self._call(T.PHOTOS_PAGE, PhotoPage.from_fields, offset=offset, limit=limit,
+                          flags=1 if mark_broken else 0)
 
     def iter_photos(self, page_size: int = 1000) -> Iterator[Photo]:
         """Every photo of the selected album, fetched page by page (memory stays flat)."""

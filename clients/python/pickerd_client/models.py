@@ -106,6 +106,7 @@ class Photo:
     format: str            # "jpeg", "png", "webp" (or "format-N" for an unknown number)
     date: int              # Unix seconds
     date_from_exif: bool   # False: the file's mtime
+    broken: Optional[str] = None  # why it cannot be shown (photos_page(mark_broken=True) only)
 
     @classmethod
     def from_fields(cls, f: Dict[str, Any]) -> "Photo":
@@ -150,8 +151,12 @@ class PhotoPage(_PhotoSequence):
     def from_fields(cls, f: Dict[str, Any]) -> "PhotoPage":
         if f["sort"] not in SORTS:
             raise Malformed("sort %d" % f["sort"])
-        return cls(f["album"], SORTS[f["sort"]], f["total"], f["offset"],
-                   [Photo.from_fields(p) for p in f["photos"]])
+        photos = [Photo.from_fields(p) for p in f["photos"]]
+        # The trailing broken list (present when the request asked for it) marks rows by index.
+        reasons = {b["index"]: b["reason"] for b in f.get("broken") or []}
+        for p in photos:
+            p.broken = reasons.get(p.index)
+        return cls(f["album"], SORTS[f["sort"]], f["total"], f["offset"], photos)
 
 
 @dataclass

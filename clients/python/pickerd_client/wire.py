@@ -11,7 +11,8 @@ Kinds: ``u8 u16 u32 u64 i64 bool string blob format selector``, ``("list", kind)
 ``("if_flag", bit, fields)`` (the fields follow when the preceding ``flags`` has that bit),
 ``("trailing", bit, fields)`` (optional trailing fields, kept in the message's own dict:
 encoded only when its ``flags`` has that bit, decoded only when bytes remain, else each reads
-as its zero value: flags 0, absent cells None) and
+as its zero value: flags 0, absent cells None), ``("tail", kind)`` (an optional last field:
+decoded only when bytes remain, else None; encoded only when not None) and
 ``("range", kind, lo, hi)`` (an integer that decodes with ``out_of_range`` outside lo…hi).
 A selector is a ``str`` (kind 1, a name) or an ``int`` (kind 2, a 1-based index).
 """
@@ -190,10 +191,15 @@ MESSAGES: Dict[int, Tuple[str, Fields]] = {
     T.STEP_PHOTO: ("stepPhoto", (("session", "string"), ("direction", "u8"))),
     T.STATUS: ("status", SESSION_ONLY),
     T.SET_SORT: ("setSort", (("session", "string"), ("sort", "u8"))),
-    T.PHOTOS_PAGE: ("photosPage", (("session", "string"), ("offset", "u32"), ("limit", "u32"))),
+    # Optional trailing flags: bit 0 asks for the reply's broken list.
+    T.PHOTOS_PAGE: ("photosPage", (
+        ("session", "string"), ("offset", "u32"), ("limit", "u32"),
+        ("trailing", ("trailing", 1, (("flags", "u8"),))))),
     T.PHOTOS_PAGE_REPLY: ("photosPageReply", (
         ("album", "string"), ("sort", "u8"), ("total", "u32"), ("offset", "u32"),
-        ("photos", ("list", ("struct", PHOTO))))),
+        ("photos", ("list", ("struct", PHOTO))),
+        # Only when the request set flags bit 0: the rows known broken, with why.
+        ("broken", ("tail", ("list", ("struct", (("index", "u32"), ("reason", "string")))))))),
     # flags bit 1: the terminal cell size follows (symbols/sixel output).
     T.GET_IMAGE: ("getImage", (
         ("session", "string"), ("format", "format"), ("quality", "u8"), ("flags", "u8"),
@@ -296,6 +302,10 @@ def _write_fields(out: bytearray, schema: Fields, values: Dict[str, Any]) -> Non
             if (values.get("flags") or 0) & kind[1]:
                 _write_fields(out, kind[2], values)
             continue
+        if isinstance(kind, tuple) and kind[0] == "tail":
+            if values.get(name) is not None:
+                _write(out, kind[1], values[name], values)
+            continue
         _write(out, kind, values.get(name), values)
 
 
@@ -394,6 +404,8 @@ def _read_fields(r: Reader, schema: Fields) -> Dict[str, Any]:
                 values.update(_read_fields(r, kind[2]))
             else:
                 values.update(_absent_fields(kind[2]))
+        elif isinstance(kind, tuple) and kind[0] == "tail":
+            values[name] = _read(r, kind[1]) if r.remaining() else None
         else:
             values[name] = _read(r, kind)
     return values
@@ -451,7 +463,7 @@ def _min_size(kind: Any) -> int:
     if isinstance(kind, str):
         return _MIN_SIZE[kind]
     if kind[0] == "struct":
-        return sum(_min_size(k) for _n, k in kind[1] if not (isinstance(k, tuple) and k[0] in ("if_flag", "trailing")))
+        return sum(_min_size(k) for _n, k in kind[1] if not (isinstance(k, tuple) and k[0] in ("if_flag", "trailing", "tail")))
     if kind[0] == "range":
         return _min_size(kind[1])
     return 4

@@ -77,3 +77,24 @@ class PagingTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BrokenMarksTest(unittest.TestCase):
+    def test_a_page_asked_with_marks_names_broken_rows_and_leaves_others_unmarked(self):
+        fields = {"album": "A", "sort": 0, "total": 2, "offset": 0,
+                  "photos": [{"index": i, "name": n, "path": "A/" + n, "width": 1, "height": 1, "bytes": 1,
+                              "format": 1, "date": 0, "date_source": 0} for i, n in ((1, "a.jpg"), (2, "b.jpg"))],
+                  "broken": [{"index": 2, "reason": "corrupt JPEG data: Premature end of JPEG file"}]}
+        page = pc.PhotoPage.from_fields(pc.wire.decode_payload(pc.MessageType.PHOTOS_PAGE_REPLY,
+                                                          pc.wire.encode_payload(pc.MessageType.PHOTOS_PAGE_REPLY, fields)))
+        self.assertEqual([p.broken for p in page], [None, "corrupt JPEG data: Premature end of JPEG file"])
+
+    def test_the_daemon_answers_a_marked_page_request(self):
+        c = connect()
+        self.addCleanup(c.close)
+        s = c.create_session(unique("marks"), 640, 480)
+        self.addCleanup(s.close)
+        s.select_album(1)
+        page = s.photos_page(0, 10, mark_broken=True)
+        self.assertEqual([p.path for p in page], [p.path for p in s.photos_page(0, 10)])
+        self.assertTrue(all(p.broken is None for p in page), "the test library holds no broken photo")

@@ -11,7 +11,7 @@ import PickerSystem
 /// headers of the ones that changed. Used from the library watcher's thread only.
 final class LibraryIndexStore {
     /// Bumped whenever the table's meaning changes: an index of another version is rebuilt.
-    static let schemaVersion = "2"
+    static let schemaVersion = "3"
     let path: String
     private var database: SQLiteDatabase?
     private let rootPath: String
@@ -80,6 +80,51 @@ final class LibraryIndexStore {
         }
     }
 
+    /// The broken marks saved by earlier runs (see `BrokenPhotos`): rows whose `broken` is set.
+    func loadBroken() -> [BrokenMark] {
+        guard let database else { return [] }
+        do throws(SQLiteError) {
+            let query = try database.prepare(
+                "SELECT path, dev, ino, size, mtime_s, mtime_ns, broken FROM photos WHERE broken IS NOT NULL")
+            var marks: [BrokenMark] = []
+            while try query.step() {
+                guard let path = query.string(0), let reason = query.string(6) else { continue }
+                let version = FileVersion(identity: FileIdentity(device: UInt64(bitPattern: query.int(1)),
+                                                                 inode: UInt64(bitPattern: query.int(2))),
+                                          size: query.int(3), mtimeSeconds: query.int(4), mtimeNanoseconds: query.int(5))
+                marks.append(BrokenMark(path: path, version: version, reason: reason))
+            }
+            return marks
+        } catch {
+            Log.error("library index \(path): broken marks do not read (\(error)); those photos are tried again")
+            return []
+        }
+    }
+
+    /// Saves broken marks on the rows of their photos, in one transaction. A row whose file version
+    /// is another (the file changed since) is left alone; a rescan that rewrites a row clears its mark.
+    func saveBroken(_ marks: [BrokenMark]) {
+        guard let database, !marks.isEmpty else { return }
+        do throws(SQLiteError) {
+            let update = try database.prepare(
+                "UPDATE photos SET broken = ?1 WHERE path = ?2 AND dev = ?3 AND ino = ?4 AND size = ?5 AND mtime_s = ?6 AND mtime_ns = ?7")
+            try database.transaction { () throws(SQLiteError) in
+                for mark in marks {
+                    update.bind(1, mark.reason)
+                    update.bind(2, mark.path)
+                    update.bind(3, Int64(bitPattern: mark.version.identity.device))
+                    update.bind(4, Int64(bitPattern: mark.version.identity.inode))
+                    update.bind(5, mark.version.size)
+                    update.bind(6, mark.version.mtimeSeconds)
+                    update.bind(7, mark.version.mtimeNanoseconds)
+                    try update.run()
+                }
+            }
+        } catch {
+            Log.error("library index \(path): saving \(marks.count) broken mark(s) failed (\(error))")
+        }
+    }
+
     // MARK: - Opening
 
     private func openOrRebuild() -> SQLiteDatabase? {
@@ -124,7 +169,7 @@ final class LibraryIndexStore {
             CREATE TABLE IF NOT EXISTS photos (path TEXT PRIMARY KEY, target TEXT, dev INTEGER NOT NULL,
             ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_s INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
             format INTEGER NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL, orientation INTEGER NOT NULL,
-            exif_date INTEGER) WITHOUT ROWID
+            exif_date INTEGER, broken TEXT) WITHOUT ROWID
             """)
         let write = try db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")
         for (key, value) in [("schema", Self.schemaVersion), ("root", rootPath)] {

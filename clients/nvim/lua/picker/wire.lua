@@ -111,10 +111,13 @@ M.MESSAGES = {
   [0x28] = { 'stepPhoto', { { 'session', 'string' }, { 'direction', 'u8' } }, request = true },
   [0x2a] = { 'status', SESSION_ONLY, request = true },
   [0x2c] = { 'setSort', { { 'session', 'string' }, { 'sort', 'u8' } }, request = true },
-  [0x2e] = { 'photosPage', { { 'session', 'string' }, { 'offset', 'u32' }, { 'limit', 'u32' } }, request = true },
+  -- flags (optional) bit 0 asks for the reply's broken list: the rows known broken, with why.
+  [0x2e] = { 'photosPage', {
+    { 'session', 'string' }, { 'offset', 'u32' }, { 'limit', 'u32' }, { 'flags', { 'tail', 'u8' } } }, request = true },
   [0x2f] = { 'photosPageReply', {
     { 'album', 'string' }, { 'sort', 'u8' }, { 'total', 'u32' }, { 'offset', 'u32' },
-    { 'photos', { 'list', { 'struct', PHOTO } } } } },
+    { 'photos', { 'list', { 'struct', PHOTO } } },
+    { 'broken', { 'tail', { 'list', { 'struct', { { 'index', 'u32' }, { 'reason', 'string' } } } } } } } },
   [0x30] = { 'getImage', {
     { 'session', 'string' }, { 'format', 'format' }, { 'quality', 'u8' }, { 'flags', 'u8' },
     { 'cells', CELLS } }, request = true },
