@@ -40,6 +40,7 @@ typedef struct pk_image {
     int width;
     int height;
     int channels; /* 3 or 4 */
+    int colour;   /* a pk_colour_outcome: what became of an embedded ICC profile */
 } pk_image;
 
 /* Release memory returned by any pk_ function. NULL is fine. */
@@ -181,6 +182,7 @@ void pk_fill_rgb(uint8_t *canvas, size_t canvas_len, int width, int height, uint
 #endif
 
 /* Further parts of the module (SwiftPM's umbrella header must include them). */
+#include "pk_colour.h"
 #include "pk_md5.h"
 #include "pk_png_text.h"
 
