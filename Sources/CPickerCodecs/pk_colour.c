@@ -71,7 +71,7 @@ static cmsHTRANSFORM pk_colour_create(const uint8_t *icc, size_t icc_len, int in
     if (srgb) {
         int rgba = input == PK_COLOUR_IN_RGBA;
         transform = cmsCreateTransform(source, pk_colour_lcms_format(input), srgb,
-                                       rgba ? TYPE_RGBA_8 : TYPE_RGB_8, INTENT_RELATIVE_COLORIMETRIC,
+                                       rgba ? TYPE_RGBA_8 : TYPE_RGB_8, INTENT_PERCEPTUAL,
                                        rgba ? cmsFLAGS_COPY_ALPHA : 0);
         cmsCloseProfile(srgb);
     }

@@ -96,4 +96,61 @@ import Testing
             #expect(result.channel_mad.allSatisfy { $0 <= Self.tolerance }, "\(name): \(result.channel_mad)")
         }
     }
+
+    /// Renders `name` of `album` in a library at `library` at a 400 px pane into a PNG file.
+    static func renderWithPickerctl(_ daemon: LiveDaemon, album: String, _ name: String) throws -> URL? {
+        #expect(try daemon.ctl("library", "--wait").exitCode == 0)
+        _ = try daemon.ctl("session", "new", "c", "--width", "400", "--height", "400", "--exist-ok", session: "c")
+        #expect(try daemon.ctl("select-album", album, session: "c").exitCode == 0)
+        #expect(try daemon.ctl("select-photo", name, session: "c").exitCode == 0)
+        let out = daemon.directory.appendingPathComponent("\(name).png")
+        let r = try daemon.ctl("-o", out.path, "get-image", "--format", "png", session: "c")
+        #expect(r.exitCode == 0, "\(name): \(r.stderr)")
+        return r.exitCode == 0 ? out : nil
+    }
+
+    static let proPhoto = TestEnvironment.manifest.first { $0.path == "colour/prophoto.png" }
+    static let heifEncoder = ["/usr/bin/heif-enc", "/usr/local/bin/heif-enc"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// A HEIC whose `colr` box is a `prof` ICC profile (heif-enc copies the PNG's iCCP) is
+    /// converted like the PNG it was made from.
+    @Test(.enabled(if: proPhoto != nil && heifEncoder != nil, "needs colour/prophoto.png and heif-enc (libheif-examples)"))
+    func aHEICWithAnICCProfileIsShownLikeItsSRGBReference() throws {
+        let png = try #require(Self.proPhoto), encoder = try #require(Self.heifEncoder)
+        let work = try TemporaryLibrary()
+        let album = work.url.appendingPathComponent("heif")
+        try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+        let heic = album.appendingPathComponent("prophoto.heic")
+        let made = try runProcess(encoder, ["-q", "90", png.url.path, "-o", heic.path])
+        try #require(made.exitCode == 0, "heif-enc: \(made.stderr)")
+        let daemon = try LiveDaemon(library: work.url)
+        let out = try #require(try Self.renderWithPickerctl(daemon, album: "heif", "prophoto.heic"))
+        let reference = TestEnvironment.corpus.root.appendingPathComponent(png.colourReference ?? "")
+        let result = try Self.compare(out, reference)
+        #expect(result.channel_mad.allSatisfy { $0 <= Self.tolerance }, "prophoto.heic: \(result.channel_mad)")
+    }
+
+    static let cmykProfile = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
+    static let cmykSource = TestEnvironment.manifest.first { $0.path == "colour/reference-cmyk-srgb.png" }
+
+    /// An Adobe (inverted) CMYK JPEG that carries a CMYK profile is converted through it, and
+    /// looks like Little CMS's own conversion (Pillow ImageCms) of the same file.
+    @Test(.enabled(if: cmykSource != nil && FileManager.default.fileExists(atPath: cmykProfile),
+                   "needs colour/reference-cmyk-srgb.png and Ghostscript's CMYK profile (libgs-common)"))
+    func aCMYKJPEGWithACMYKProfileIsConvertedThroughIt() throws {
+        let source = try #require(Self.cmykSource)
+        let work = try TemporaryLibrary()
+        let album = work.url.appendingPathComponent("cmyk")
+        try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+        let jpeg = album.appendingPathComponent("profiled.jpg")
+        let reference = work.url.appendingPathComponent("reference.png")
+        let script = TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/make_profiled.py").path
+        let made = try runProcess(TestEnvironment.python, [script, "--cmyk", source.url.path, jpeg.path,
+                                                           Self.cmykProfile, reference.path])
+        try #require(made.exitCode == 0, "make_profiled.py: \(made.stderr)")
+        let daemon = try LiveDaemon(library: work.url)
+        let out = try #require(try Self.renderWithPickerctl(daemon, album: "cmyk", "profiled.jpg"))
+        let result = try Self.compare(out, reference)
+        #expect(result.channel_mad.allSatisfy { $0 <= Self.tolerance }, "profiled.jpg: \(result.channel_mad)")
+    }
 }
