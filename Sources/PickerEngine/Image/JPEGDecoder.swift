@@ -31,7 +31,7 @@ public enum JPEGDecoder {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
                                     formatName: format.displayName, photoName: photoName)
         }
-        guard let result = CodecResult.adopt(image) else {
+        guard let result = CodecResult.adopt(image, photoName: photoName) else {
             throw PickerError(.internal, "\(photoName): JPEG decoder returned no pixels")
         }
         return result
@@ -64,7 +64,7 @@ public enum JPEGDecoder {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
                                     formatName: format.displayName, photoName: photoName)
         }
-        guard let result = CodecResult.adopt(image), result.width == w, result.height == h else {
+        guard let result = CodecResult.adopt(image, photoName: photoName), result.width == w, result.height == h else {
             throw PickerError(.internal, "\(photoName): JPEG decoder returned no pixels")
         }
         return result
