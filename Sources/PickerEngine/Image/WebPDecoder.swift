@@ -54,18 +54,4 @@ extension WebPDecoder: ImageCodec {
         let scaled = denominator > 1 ? ShrinkFactor.scaledSize(stored, denominator: denominator) : nil
         return try decode(data, scaledTo: scaled, maxPixels: maxPixels, photoName: photoName)
     }
-
-    /// Reductions: libwebp's scaler straight to `size` while it decodes (area averaging, so no
-    /// aliasing), with no intermediate picture and no second resample: 8-9 % less CPU on a
-    /// 24 MP file (docs/PERFORMANCE.md). Enlargements and animations (first frame at canvas
-    /// size) go through the Lanczos resampler.
-    static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
-                             photoName: String) throws(PickerError) -> PixelImage {
-        let reduces = size.width <= stored.width && size.height <= stored.height && size != stored
-        let decoded = try decode(data, scaledTo: reduces ? size : nil, maxPixels: maxPixels, photoName: photoName)
-        if decoded.size == size { return decoded }
-        return try ImageRenderer.named(photoName) { () throws(PickerError) in
-            try Resampler.resample(decoded, to: size)
-        }
-    }
 }
