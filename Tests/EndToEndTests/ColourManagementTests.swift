@@ -109,36 +109,42 @@ import Testing
         return r.exitCode == 0 ? out : nil
     }
 
-    static let proPhoto = TestEnvironment.manifest.first { $0.path == "colour/prophoto.png" }
+    /// An sRGB reference picture of the corpus in use (the fixtures have one too).
+    static let srgbReference = TestEnvironment.manifest.first { $0.path.hasPrefix("colour/reference-") }
+    static let proPhotoProfile = "/usr/share/color/icc/colord/ProPhotoRGB.icc"
     static let heifEncoder = ["/usr/bin/heif-enc", "/usr/local/bin/heif-enc"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// A HEIC whose `colr` box is a `prof` ICC profile (heif-enc copies the PNG's iCCP) is
-    /// converted like the PNG it was made from.
-    @Test(.enabled(if: proPhoto != nil && heifEncoder != nil, "needs colour/prophoto.png and heif-enc (libheif-examples)"))
+    /// A HEIC whose `colr` box is a `prof` ICC profile (heif-enc copies the PNG's iCCP: ProPhoto
+    /// RGB, made from an sRGB reference by Pillow ImageCms) is shown like that reference.
+    @Test(.enabled(if: srgbReference != nil && heifEncoder != nil && FileManager.default.fileExists(atPath: proPhotoProfile),
+                   "needs an sRGB colour reference, heif-enc (libheif-examples) and colord-data's ProPhotoRGB.icc"))
     func aHEICWithAnICCProfileIsShownLikeItsSRGBReference() throws {
-        let png = try #require(Self.proPhoto), encoder = try #require(Self.heifEncoder)
+        let reference = try #require(Self.srgbReference), encoder = try #require(Self.heifEncoder)
         let work = try TemporaryLibrary()
         let album = work.url.appendingPathComponent("heif")
         try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+        let png = work.url.appendingPathComponent("prophoto.png")
+        let script = TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/make_profiled.py").path
+        let converted = try runProcess(TestEnvironment.python, [script, "--convert", reference.url.path, png.path,
+                                                                Self.proPhotoProfile])
+        try #require(converted.exitCode == 0, "make_profiled.py: \(converted.stderr)")
         let heic = album.appendingPathComponent("prophoto.heic")
-        let made = try runProcess(encoder, ["-q", "90", png.url.path, "-o", heic.path])
+        let made = try runProcess(encoder, ["-q", "90", png.path, "-o", heic.path])
         try #require(made.exitCode == 0, "heif-enc: \(made.stderr)")
         let daemon = try LiveDaemon(library: work.url)
         let out = try #require(try Self.renderWithPickerctl(daemon, album: "heif", "prophoto.heic"))
-        let reference = TestEnvironment.corpus.root.appendingPathComponent(png.colourReference ?? "")
-        let result = try Self.compare(out, reference)
+        let result = try Self.compare(out, reference.url)
         #expect(result.channel_mad.allSatisfy { $0 <= Self.tolerance }, "prophoto.heic: \(result.channel_mad)")
     }
 
     static let cmykProfile = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
-    static let cmykSource = TestEnvironment.manifest.first { $0.path == "colour/reference-cmyk-srgb.png" }
 
     /// An Adobe (inverted) CMYK JPEG that carries a CMYK profile is converted through it, and
     /// looks like Little CMS's own conversion (Pillow ImageCms) of the same file.
-    @Test(.enabled(if: cmykSource != nil && FileManager.default.fileExists(atPath: cmykProfile),
-                   "needs colour/reference-cmyk-srgb.png and Ghostscript's CMYK profile (libgs-common)"))
+    @Test(.enabled(if: srgbReference != nil && FileManager.default.fileExists(atPath: cmykProfile),
+                   "needs an sRGB colour reference and Ghostscript's CMYK profile (libgs-common)"))
     func aCMYKJPEGWithACMYKProfileIsConvertedThroughIt() throws {
-        let source = try #require(Self.cmykSource)
+        let source = try #require(Self.srgbReference)
         let work = try TemporaryLibrary()
         let album = work.url.appendingPathComponent("cmyk")
         try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
