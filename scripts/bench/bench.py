@@ -354,8 +354,9 @@ class Bench:
                               times=times, ref_name="vipsthumbnail", n=runs))
 
     def colour_scenario(self, sock, runs):
-        """Colour-managed files against vips (which converts embedded profiles to sRGB too), and
-        the cost of the conversion: the same file with and without its profile, alternately."""
+        """Colour-managed files against the tools (Debian's vipsthumbnail with default options does
+        not convert: it shows these files as unmanaged), and the cost of the conversion: the same
+        file with and without its profile, alternately."""
         album = os.path.join(self.lib, "colour")
         names = sorted(n for n in os.listdir(album) if "-noprofile" not in n) if os.path.isdir(album) else []
         if not names:
@@ -384,8 +385,8 @@ class Bench:
             d = means["pickerd"][0] - means["ref"][0]
             self.notes.append(f"colour transform, {what}: {d * 1000:+.1f} ms of daemon CPU (mean) with the "
                               "profile (the conversion runs on the 600x400 result). PSNR of the colour-managed rows "
-                              "is against Pillow's unmanaged decode, so it is low by design for every tool that "
-                              "converts (pickerd, vips); ColourManagementTests judge the colours.")
+                              "is against Pillow's unmanaged decode, so it is low by design for pickerd, which converts "
+                              "(vips and convert here do not); ColourManagementTests judge the colours.")
 
     def warm_scenario(self, sock, rounds):
         must(self.ctl(sock, "select-album", "camera"))
