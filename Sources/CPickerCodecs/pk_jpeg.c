@@ -151,6 +151,36 @@ int pk_jpeg_read_size(const uint8_t *data, size_t len, int *width, int *height,
     return PK_OK;
 }
 
+int pk_jpeg_read_icc(const uint8_t *data, size_t len, uint8_t **icc, size_t *icc_len, char *msg) {
+    if (!icc || !icc_len) return PK_INVALID;
+    *icc = NULL;
+    *icc_len = 0;
+    if (!data || len == 0) {
+        pk_set_msg(msg, "empty file");
+        return PK_CORRUPT;
+    }
+    struct jpeg_decompress_struct cinfo;
+    pk_jerr err;
+    pk_jpeg_init_err(&err, msg);
+    cinfo.err = &err.pub;
+    if (setjmp(err.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return err.status;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)len);
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&cinfo, TRUE);
+    JOCTET *found = NULL;
+    unsigned int found_len = 0;
+    if (jpeg_read_icc_profile(&cinfo, &found, &found_len) && found) {
+        *icc = found; /* libjpeg allocates it with malloc: pk_free releases it */
+        *icc_len = found_len;
+    }
+    jpeg_destroy_decompress(&cinfo);
+    return PK_OK;
+}
+
 /* Adobe writes CMYK/YCCK inverted (0 = full ink); others write it plain. */
 static void pk_cmyk_row_to_rgb(const uint8_t *in, uint8_t *out, int width,
                                int inverted) {

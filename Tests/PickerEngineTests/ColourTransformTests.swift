@@ -1,5 +1,5 @@
 import Foundation
-import PickerEngine
+@testable import PickerEngine
 import Testing
 
 /// `ColourTransform` (Little CMS 2 through pk_colour.c) on small pictures, with the ICC
@@ -79,5 +79,55 @@ import Testing
         _ = ColourTransform.convertToSRGB(&second, profile: adobe)
         #expect(ColourTransform.cachedTransforms == held)
         #expect(first == second)
+    }
+}
+
+/// A grid cell served from a JPEG's EXIF thumbnail is in the picture's colour space: the picture's
+/// ICC profile is applied to it too.
+@Suite struct EmbeddedThumbnailColourTests {
+    static let canon = "camera-photos/Canon_EOS_5D_Mark_III_22mp.jpg"
+
+    /// `jpeg` with its own ICC_PROFILE segments (the Canon photo carries an sRGB profile) replaced by
+    /// one APP2 segment holding `profile`, right after SOI.
+    static func withProfile(_ jpeg: [UInt8], _ profile: [UInt8]) -> [UInt8] {
+        let tag = Array("ICC_PROFILE".utf8) + [0]
+        var kept: [UInt8] = []
+        var i = 2
+        while i + 4 <= jpeg.count, jpeg[i] == 0xFF, jpeg[i + 1] != 0xDA {
+            let end = min(jpeg.count, i + 2 + (Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])))
+            let segment = jpeg[i..<end]
+            if !(jpeg[i + 1] == 0xE2 && segment.dropFirst(4).starts(with: tag)) { kept += segment }
+            i = end
+        }
+        let body = tag + [1, 1] + profile
+        let length = body.count + 2
+        return [0xFF, 0xD8, 0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + body + kept + jpeg[i...]
+    }
+
+    static func meanChannels(_ image: PixelImage) -> [Double] {
+        (0..<3).map { c in
+            stride(from: c, to: image.pixels.count, by: image.channels).reduce(0.0) { $0 + Double(image.pixels[$1]) }
+                / Double(image.width * image.height)
+        }
+    }
+
+    @Test(.enabled(if: ColourTransformTests.hasColord, "needs colord-data's ICC profiles"))
+    func theExifThumbnailOfAProfiledJPEGIsConvertedLikeThePicture() throws {
+        let (entry, bytes, format) = try #require(TestCorpus.required(Self.canon))
+        let header = TestCorpus.header(for: entry, format: format)
+        let swapped = try #require(ColourTransformTests.profile("SwappedRedAndGreen.icc"))
+        let profiled = Self.withProfile(bytes, swapped)
+        #expect(JPEGDecoder.embeddedProfile(profiled) == swapped)
+        let plainCell = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: "plain.jpg",
+                                                        minimumDisplaySize: (150, 100), maxPixels: 200_000_000,
+                                                        embeddedThumbnail: true)
+        let profiledCell = try ImageRenderer.decodeUpright(data: profiled, header: header, photoName: "profiled.jpg",
+                                                           minimumDisplaySize: (150, 100), maxPixels: 200_000_000,
+                                                           embeddedThumbnail: true)
+        #expect(plainCell.size == profiledCell.size && plainCell.width < 300, "not both from the thumbnail: \(plainCell.size), \(profiledCell.size)")
+        let plain = Self.meanChannels(plainCell), converted = Self.meanChannels(profiledCell)
+        // Stored red shows as green and stored green as red.
+        #expect(abs(converted[0] - plain[1]) < 3 && abs(converted[1] - plain[0]) < 3, "plain \(plain), converted \(converted)")
+        #expect(abs(plain[0] - plain[1]) > 3, "the photo's red and green means are too close to tell a swap: \(plain)")
     }
 }

@@ -59,6 +59,10 @@ void pk_map_large_blocks(size_t threshold);
 int pk_jpeg_read_size(const uint8_t *data, size_t len, int *width, int *height,
                       char *msg);
 
+/* The JPEG's ICC profile (APP2 chunks joined), malloc'd (release with pk_free), or NULL with
+ * *icc_len 0 when it has none. Reads the header only. */
+int pk_jpeg_read_icc(const uint8_t *data, size_t len, uint8_t **icc, size_t *icc_len, char *msg);
+
 /* ---- Decoders ---- */
 
 /* JPEG at DCT scale 1/scale_denom (1, 2, 4 or 8) to RGB.

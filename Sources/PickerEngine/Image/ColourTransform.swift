@@ -31,8 +31,10 @@ public enum ColourTransform {
     }
 
     /// Logs a refused profile at debug level: bad input, but the picture still shows, so not an error.
-    static func note(_ raw: Int32, photoName: String) {
-        if outcome(raw) == .ignored {
+    static func note(_ raw: Int32, photoName: String) { note(outcome(raw), photoName: photoName) }
+
+    static func note(_ outcome: Outcome, photoName: String) {
+        if outcome == .ignored {
             Log.debug("\(photoName): embedded ICC profile ignored (not a usable profile for its pixels); shown as sRGB")
         }
     }
