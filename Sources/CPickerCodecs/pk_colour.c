@@ -19,6 +19,7 @@ struct pk_colour_xform {
     uint64_t hash;
     int input;
     cmsHTRANSFORM transform; /* NULL: the profile was refused (cached as such) */
+    int identity;            /* an sRGB profile (within 1/255 on a 9x9x9 grid): no pixel work */
     int holders;             /* callers using it, plus one while it is in the cache */
     uint64_t last_use;
 };
@@ -77,6 +78,28 @@ static cmsHTRANSFORM pk_colour_create(const uint8_t *icc, size_t icc_len, int in
     }
     cmsCloseProfile(source);
     return transform;
+}
+
+/* True when the transform changes no RGB value by more than 1/255 on a 9x9x9 grid: the profile
+ * is sRGB (most camera JPEGs embed one), and converting would cost time for nothing. */
+static int pk_colour_is_identity(cmsHTRANSFORM transform, int input) {
+    if (input != PK_COLOUR_IN_RGB && input != PK_COLOUR_IN_RGBA) return 0;
+    enum { STEPS = 9, COUNT = STEPS * STEPS * STEPS };
+    uint8_t in[COUNT * 4], out[COUNT * 4];
+    int channels = input == PK_COLOUR_IN_RGBA ? 4 : 3, i = 0;
+    for (int r = 0; r < STEPS; r++)
+        for (int g = 0; g < STEPS; g++)
+            for (int b = 0; b < STEPS; b++, i++) {
+                uint8_t *p = in + i * channels;
+                p[0] = (uint8_t)(r * 255 / (STEPS - 1));
+                p[1] = (uint8_t)(g * 255 / (STEPS - 1));
+                p[2] = (uint8_t)(b * 255 / (STEPS - 1));
+                if (channels == 4) p[3] = 255;
+            }
+    cmsDoTransform(transform, in, out, COUNT);
+    for (int k = 0; k < COUNT * channels; k++)
+        if (abs((int)in[k] - (int)out[k]) > 1) return 0;
+    return 1;
 }
 
 static void pk_colour_free(pk_colour_xform *x) {
@@ -142,6 +165,7 @@ pk_colour_xform *pk_colour_acquire(const uint8_t *icc, size_t icc_len, int input
     made->hash = hash;
     made->input = input;
     made->transform = pk_colour_create(icc, icc_len, input);
+    made->identity = made->transform && pk_colour_is_identity(made->transform, input);
     made->holders = made->transform ? 1 : 0; /* the caller's hold */
 
     pthread_mutex_lock(&pk_colour_lock);
@@ -156,6 +180,10 @@ pk_colour_xform *pk_colour_acquire(const uint8_t *icc, size_t icc_len, int input
 
 void pk_colour_run(pk_colour_xform *xform, const void *in, void *out, int count) {
     if (!xform || !xform->transform || count <= 0) return;
+    if (xform->identity) {
+        if (in != out) memcpy(out, in, (size_t)count * (xform->input == PK_COLOUR_IN_RGBA ? 4 : 3));
+        return;
+    }
     cmsDoTransform(xform->transform, in, out, (cmsUInt32Number)count);
 }
 
@@ -173,6 +201,10 @@ int pk_colour_to_srgb(const uint8_t *icc, size_t icc_len, uint8_t *pixels, size_
         return PK_COLOUR_NONE;
     pk_colour_xform *x = pk_colour_acquire(icc, icc_len, channels == 4 ? PK_COLOUR_IN_RGBA : PK_COLOUR_IN_RGB);
     if (!x) return PK_COLOUR_IGNORED;
+    if (x->identity) {
+        pk_colour_release(x);
+        return PK_COLOUR_CONVERTED;
+    }
     /* In place, row by row: input and output layouts are the same. */
     size_t stride = (size_t)width * (size_t)channels;
     for (int y = 0; y < height; y++) {

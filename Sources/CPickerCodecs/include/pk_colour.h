@@ -15,6 +15,8 @@
  * Transforms are cached per profile (its bytes, compared whole, and the input layout),
  * at most PK_COLOUR_CACHE_MAX of them, least recently used out first; a profile that
  * Little CMS refuses is cached as refused, so a bad profile costs one parse.
+ * An sRGB profile (most camera JPEGs carry one) is recognised when its transform is built (it
+ * moves no value of a 9x9x9 grid by more than 1/255) and costs no pixel work after that.
  * Every function is thread-safe; cmsDoTransform on a shared transform is (lcms2 copies
  * its one-pixel cache per call).
  */
