@@ -15,7 +15,7 @@ let package = Package(
         // Wire format: pure Swift, standard library only.
         .target(name: "PickerProtocol"),
 
-        // libjpeg / libpng / libwebp / libheif calls (incl. every setjmp) and pixel kernels.
+        // libjpeg / libpng / libwebp / libheif / lcms2 calls (incl. every setjmp) and pixel kernels.
         .target(
             name: "CPickerCodecs",
             cSettings: optimisedC,
@@ -24,6 +24,8 @@ let package = Package(
                 .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("m"), .linkedLibrary("crypto"),
                 // HEIC/AVIF: Debian libheif-dev (headers under the multiarch include folder).
                 .linkedLibrary("heif"),
+                // Colour management (embedded ICC profiles to sRGB): Debian liblcms2-dev.
+                .linkedLibrary("lcms2"),
             ]
         ),
         // accept4, SO_PEERCRED, epoll, eventfd: what Glibc does not import.

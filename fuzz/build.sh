@@ -37,7 +37,7 @@ if [ -z "$CC" ]; then
         exit 1
     fi
 fi
-pkg_cflags="$(pkg-config --cflags libjpeg libpng libwebp libwebpdemux libheif 2>/dev/null || true)"
+pkg_cflags="$(pkg-config --cflags libjpeg libpng libwebp libwebpdemux libheif lcms2 2>/dev/null || true)"
 # The libraries CPickerCodecs links, as Package.swift lists them.
 libs="$(grep -o 'linkedLibrary("[^"]*")' "$root/Package.swift" | sed 's/linkedLibrary("\(.*\)")/-l\1/' | sort -u | tr '\n' ' ')"
 [ -n "$libs" ] || libs="-ljpeg -lpng16 -lwebp -lwebpdemux -lm"

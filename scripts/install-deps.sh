@@ -2,7 +2,7 @@
 # Install the Debian packages pickerd needs to build and test, and only those
 # that are missing. Fast (one dpkg-query) when everything is already there.
 #
-#   scripts/install-deps.sh          build and test: C image libraries (libheif-examples: heif-enc and
+#   scripts/install-deps.sh          build and test: C image libraries (liblcms2-dev: colour management, colord-data + libgs-common: ICC profiles for its tests; libheif-examples: heif-enc and
 #                                    heif-convert make and judge HEIF test files), pkg-config,
 #                                    Pillow for /usr/bin/python3 (the tests' reference),
 #                                    tmux, zsh and fish (the completion tests drive them),
@@ -19,7 +19,7 @@
 # Swift itself is not installed here (expected at /opt/swift/usr/bin or on PATH).
 set -euo pipefail
 
-packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libheif-examples libssl-dev libsqlite3-dev pkg-config python3 python3-pil
+packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libheif-examples liblcms2-dev colord-data libgs-common libssl-dev libsqlite3-dev pkg-config python3 python3-pil
           tmux zsh fish neovim systemd emacs-nox
           libchafa-dev libglib2.0-dev chafa
           xterm xvfb xfonts-base x11-apps netpbm)

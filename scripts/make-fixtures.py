@@ -91,6 +91,11 @@ SELECTION = [
     # Made for the corpus with avifenc from a camera photo; their licence is that photo's.
     "avif/photo.avif",
     "avif/photo-irot90.avif",
+    # Colour management: a WebP whose ICCP profile swaps red and green (plainly wrong when shown
+    # unmanaged) and the sRGB reference it must look like. Made for the corpus from the camera
+    # photos with Pillow ImageCms and colord-data's profile; their licence is the photos'.
+    "colour/swapped-red-green.webp",
+    "colour/reference-b-srgb.png",
     # A JPEG header that declares a size over the limit.
     "bombs/jpegdec_max_size.jpg",
     # The smallest full-size camera photo.
@@ -163,7 +168,7 @@ def write_readme(dest, records):
         "  `category`, `expect`, `width`, `height`, `exif_orientation`, `display`, `frames`,",
         "  `bytes`, `sha256`, `source`, `note`, `verified`, `facts`) and exactly the records",
         "  of the files here. See the corpus README for what each `expect` value means.",
-        "- Every file is an unmodified copy of a file made by another project, or (`avif/`)",
+        "- Every file is an unmodified copy of a file made by another project, or (`avif/`, `colour/`)",
         "  made for the corpus from one (`source.derived_from`); each category's `LICENSES/`",
         "  folder holds the licence texts and READMEs of its sources, and each record's",
         "  `source` names the repository, commit, path and licence.",
@@ -221,7 +226,7 @@ def main():
     for cat in sorted({r["category"] for r in records}):
         licences = os.path.join(src, cat, "LICENSES")
         if not os.path.isdir(licences):
-            # Files made for the corpus (avif/) carry the licence of the files they derive from.
+            # Files made for the corpus (avif/, colour/) carry the licence of the files they derive from.
             licences = derived_licences(src, manifest, [r for r in records if r["category"] == cat])
         shutil.copytree(licences, os.path.join(dest, cat, "LICENSES"))
         for root, dirs, files in os.walk(os.path.join(dest, cat, "LICENSES")):

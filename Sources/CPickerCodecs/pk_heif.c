@@ -201,6 +201,31 @@ static int pk_heif_decode_handle(const struct heif_image_handle *handle, pk_imag
     return status;
 }
 
+/* The ICC profile that describes `handle`'s colours (malloc'd), or NULL for sRGB:
+ * `colr` prof/rICC as stored; nclx with wider primaries (BT.2020, P3) as a profile built
+ * from them with the sRGB tone curve (BT.709's curve is shown as sRGB's, as displays do);
+ * nclx with BT.709 primaries or unknown ones, and HDR curves (PQ 16, HLG 18), as sRGB. */
+static uint8_t *pk_heif_profile(const struct heif_image_handle *handle, size_t *len) {
+    *len = 0;
+    enum heif_color_profile_type type = heif_image_handle_get_color_profile_type(handle);
+    if (type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC) {
+        size_t size = heif_image_handle_get_raw_color_profile_size(handle);
+        uint8_t *bytes = size > 0 ? malloc(size) : NULL;
+        if (bytes && heif_image_handle_get_raw_color_profile(handle, bytes).code == heif_error_Ok) {
+            *len = size;
+            return bytes;
+        }
+        free(bytes);
+        return NULL;
+    }
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_handle_get_nclx_color_profile(handle, &nclx).code != heif_error_Ok || !nclx) return NULL;
+    int primaries = (int)nclx->color_primaries, transfer = (int)nclx->transfer_characteristics;
+    heif_nclx_color_profile_free(nclx);
+    if (transfer == 16 || transfer == 18) return NULL;
+    return pk_colour_nclx_profile(primaries, len);
+}
+
 int pk_heif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int thumb_min_w,
                    int thumb_min_h, pk_image *out, char *msg) {
     if (!data || len == 0 || !out) {
@@ -223,6 +248,16 @@ int pk_heif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int thu
     } else {
         if (thumb_min_w > 0 && thumb_min_h > 0) thumb = pk_heif_thumbnail(primary, thumb_min_w, thumb_min_h);
         status = pk_heif_decode_handle(thumb ? thumb : primary, out, msg);
+        if (status == PK_OK) {
+            /* A thumbnail item may carry its own `colr`; else the primary image's applies. */
+            size_t icc_len = 0;
+            uint8_t *icc = thumb ? pk_heif_profile(thumb, &icc_len) : NULL;
+            if (!icc) icc = pk_heif_profile(primary, &icc_len);
+            out->colour = pk_colour_to_srgb(icc, icc_len, out->pixels,
+                                            (size_t)out->width * out->height * out->channels,
+                                            out->width, out->height, out->channels);
+            free(icc);
+        }
     }
     if (thumb) heif_image_handle_release(thumb);
     if (primary) heif_image_handle_release(primary);

@@ -159,6 +159,36 @@ int pk_jpeg_read_size(const uint8_t *data, size_t len, int *width, int *height,
     return PK_OK;
 }
 
+int pk_jpeg_read_icc(const uint8_t *data, size_t len, uint8_t **icc, size_t *icc_len, char *msg) {
+    if (!icc || !icc_len) return PK_INVALID;
+    *icc = NULL;
+    *icc_len = 0;
+    if (!data || len == 0) {
+        pk_set_msg(msg, "empty file");
+        return PK_CORRUPT;
+    }
+    struct jpeg_decompress_struct cinfo;
+    pk_jerr err;
+    pk_jpeg_init_err(&err, msg);
+    cinfo.err = &err.pub;
+    if (setjmp(err.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return err.status;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)len);
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&cinfo, TRUE);
+    JOCTET *found = NULL;
+    unsigned int found_len = 0;
+    if (jpeg_read_icc_profile(&cinfo, &found, &found_len) && found) {
+        *icc = found; /* libjpeg allocates it with malloc: pk_free releases it */
+        *icc_len = found_len;
+    }
+    jpeg_destroy_decompress(&cinfo);
+    return PK_OK;
+}
+
 /* Adobe writes CMYK/YCCK inverted (0 = full ink); others write it plain. */
 static void pk_cmyk_row_to_rgb(const uint8_t *in, uint8_t *out, int width,
                                int inverted) {
@@ -182,7 +212,7 @@ static int pk_jpeg_decode_impl(const uint8_t *data, size_t len, int scale_denom,
                                char *msg) {
     if (!out) return PK_INVALID;
     out->pixels = NULL;
-    out->width = out->height = out->channels = 0;
+    out->width = out->height = out->channels = out->colour = 0;
     if (!data || len == 0) {
         pk_set_msg(msg, "empty file");
         return PK_CORRUPT;
@@ -198,6 +228,9 @@ static int pk_jpeg_decode_impl(const uint8_t *data, size_t len, int scale_denom,
     uint8_t *volatile pixels = NULL;
     uint8_t *volatile row = NULL;
     pk_feed *volatile feed = NULL;
+    JOCTET *volatile icc = NULL;
+    pk_colour_xform *volatile cmyk_xform = NULL;
+    unsigned int icc_len = 0;
 
     pk_jpeg_init_err(&err, msg);
     cinfo.err = &err.pub;
@@ -205,6 +238,8 @@ static int pk_jpeg_decode_impl(const uint8_t *data, size_t len, int scale_denom,
         free(pixels);
         free(row);
         pk_feed_free(feed);
+        free(icc);
+        pk_colour_release(cmyk_xform);
         jpeg_destroy_decompress(&cinfo);
         return err.status;
     }
@@ -212,7 +247,14 @@ static int pk_jpeg_decode_impl(const uint8_t *data, size_t len, int scale_denom,
     progress.progress_monitor = pk_jpeg_progress;
     cinfo.progress = &progress;
     jpeg_mem_src(&cinfo, data, (unsigned long)len);
+    /* The ICC profile travels in APP2 chunks (at most 64 KiB each, libjpeg joins them). */
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&cinfo, TRUE);
+    {
+        JOCTET *found = NULL;
+        if (jpeg_read_icc_profile(&cinfo, &found, &icc_len)) icc = found;
+        else icc_len = 0;
+    }
 
     uint64_t declared = (uint64_t)cinfo.image_width * (uint64_t)cinfo.image_height;
     if (declared > max_pixels) {
@@ -221,6 +263,7 @@ static int pk_jpeg_decode_impl(const uint8_t *data, size_t len, int scale_denom,
                      "image too large: %ux%u (%.1f Mpx) exceeds the limit of %.1f Mpx",
                      cinfo.image_width, cinfo.image_height, declared / 1e6,
                      max_pixels / 1e6);
+        free(icc);
         jpeg_destroy_decompress(&cinfo);
         return PK_TOO_LARGE;
     }
@@ -230,11 +273,24 @@ static int pk_jpeg_decode_impl(const uint8_t *data, size_t len, int scale_denom,
     cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGB;
     cinfo.scale_num = 1;
     cinfo.scale_denom = (unsigned)scale_denom;
+    /* Progressive files: libjpeg's block smoothing guesses the missing AC coefficients of
+     * each partial scan; it only matters for showing a half-loaded picture, and we show the
+     * finished one, whose coefficients are all there. Measured in docs/PERFORMANCE.md. */
+    cinfo.do_block_smoothing = FALSE;
+    /* CMYK with a CMYK profile: Little CMS converts each row; without one (or a refused
+     * one) the plain inversion below. Adobe's APP14 files store CMYK inverted. */
+    int colour = PK_COLOUR_NONE;
+    if (cmyk && icc) {
+        cmyk_xform = pk_colour_acquire(icc, icc_len, inverted ? PK_COLOUR_IN_CMYK_INV : PK_COLOUR_IN_CMYK);
+        colour = cmyk_xform ? PK_COLOUR_CONVERTED : PK_COLOUR_IGNORED;
+    }
 
     jpeg_start_decompress(&cinfo);
     int w = (int)cinfo.output_width, h = (int)cinfo.output_height;
     if (w <= 0 || h <= 0) {
         pk_set_msg(msg, "empty image");
+        free(icc);
+        pk_colour_release(cmyk_xform);
         jpeg_destroy_decompress(&cinfo);
         return PK_CORRUPT;
     }
@@ -248,6 +304,8 @@ static int pk_jpeg_decode_impl(const uint8_t *data, size_t len, int scale_denom,
         free(pixels);
         free(row);
         pk_feed_free(feed);
+        free(icc);
+        pk_colour_release(cmyk_xform);
         pk_set_msg(msg, "out of memory");
         jpeg_destroy_decompress(&cinfo);
         return PK_NO_MEMORY;
@@ -261,7 +319,8 @@ static int pk_jpeg_decode_impl(const uint8_t *data, size_t len, int scale_denom,
         if (cmyk) {
             JSAMPROW one[1] = {row};
             if (jpeg_read_scanlines(&cinfo, one, 1) != 1) break;
-            pk_cmyk_row_to_rgb(row, base, w, inverted);
+            if (cmyk_xform) pk_colour_run(cmyk_xform, row, base, w);
+            else pk_cmyk_row_to_rgb(row, base, w, inverted);
             n = 1;
         } else {
             int want = resample ? PK_FEED_BATCH : 8, asked = 0;
@@ -282,30 +341,43 @@ static int pk_jpeg_decode_impl(const uint8_t *data, size_t len, int scale_denom,
         free(row);
         pk_feed_free(feed);
         pk_set_msg(msg, "incomplete image data");
+        free(icc);
+        pk_colour_release(cmyk_xform);
         jpeg_destroy_decompress(&cinfo);
         return PK_CORRUPT;
     }
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
     free(row);
+    pk_colour_release(cmyk_xform);
+    cmyk_xform = NULL;
 
     if (resample) {
         uint8_t *fitted = NULL;
         int status = pk_feed_finish(feed, &fitted);
         if (status != PK_OK) {
+            free(icc);
             pk_set_msg(msg, "out of memory");
             return status;
         }
+        /* RGB profiles: converted after the resample, on dst_w x dst_h pixels only (the
+         * difference to converting first is below the tests' tolerance; see PERFORMANCE.md). */
+        if (!cmyk) colour = pk_colour_to_srgb(icc, icc_len, fitted, (size_t)dst_w * dst_h * 3, dst_w, dst_h, 3);
+        free(icc);
         out->pixels = fitted;
         out->width = dst_w;
         out->height = dst_h;
         out->channels = 3;
+        out->colour = colour;
         return PK_OK;
     }
+    if (!cmyk) colour = pk_colour_to_srgb(icc, icc_len, pixels, stride * (size_t)h, w, h, 3);
+    free(icc);
     out->pixels = pixels;
     out->width = w;
     out->height = h;
     out->channels = 3;
+    out->colour = colour;
     return PK_OK;
 }
 
@@ -337,6 +409,7 @@ int pk_jpeg_encode(const uint8_t *pixels, size_t pixels_len, int width, int heig
     const int q = quality < 1 ? 1 : (quality > 100 ? 100 : quality);
 
     struct jpeg_compress_struct cinfo;
+    struct jpeg_progress_mgr progress;
     pk_jerr err;
     /* Address-taken (libjpeg updates it as the buffer grows), so it lives in
      * memory and is valid after longjmp. */
@@ -351,6 +424,9 @@ int pk_jpeg_encode(const uint8_t *pixels, size_t pixels_len, int width, int heig
         return err.status == PK_OK ? PK_CORRUPT : err.status;
     }
     jpeg_create_compress(&cinfo);
+    /* A cancelled job stops encoding too (pk_work.h): a 22 MP encode is as long as its decode. */
+    progress.progress_monitor = pk_jpeg_progress;
+    cinfo.progress = &progress;
     jpeg_mem_dest(&cinfo, &dest, &size);
     cinfo.image_width = (JDIMENSION)width;
     cinfo.image_height = (JDIMENSION)height;

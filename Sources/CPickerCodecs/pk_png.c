@@ -75,11 +75,42 @@ static void pk_png_read(png_structp png, png_bytep out, size_t count) {
 /* Decodes; with dst_w, dst_h > 0, a non-interlaced picture of another size
  * goes row by row through the streaming resampler (never held whole), and
  * an interlaced one is decoded whole and then resampled. */
+/* A copy of the iCCP profile (malloc'd; it must outlive the read struct), or NULL. */
+static uint8_t *pk_png_copy_iccp(png_structp png, png_infop info, size_t *len) {
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 profile_len = 0;
+    *len = 0;
+    if (!png_get_iCCP(png, info, &name, &compression, &profile, &profile_len) || !profile ||
+        profile_len == 0)
+        return NULL;
+    uint8_t *copy = malloc(profile_len);
+    if (!copy) return NULL; /* shown unmanaged rather than not at all */
+    memcpy(copy, profile, profile_len);
+    *len = profile_len;
+    return copy;
+}
+
+/* Hands the picture out, converted to sRGB when it carries a profile (after any resample:
+ * on the fitted pixels only). Frees icc. */
+static int pk_png_finish(uint8_t *pixels, int w, int h, int channels, uint8_t *icc, size_t icc_len,
+                         pk_image *out) {
+    out->colour = pk_colour_to_srgb(icc, icc_len, pixels, (size_t)w * (size_t)h * (size_t)channels, w, h,
+                                    channels);
+    free(icc);
+    out->pixels = pixels;
+    out->width = w;
+    out->height = h;
+    out->channels = channels;
+    return PK_OK;
+}
+
 static int pk_png_decode_impl(const uint8_t *data, size_t len, uint64_t max_pixels,
                               int dst_w, int dst_h, pk_image *out, char *msg) {
     if (!out) return PK_INVALID;
     out->pixels = NULL;
-    out->width = out->height = out->channels = 0;
+    out->width = out->height = out->channels = out->colour = 0;
     if (!data || len < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
         if (msg) snprintf(msg, PK_MSG_LEN, "not a PNG file (bad signature)");
         return PK_CORRUPT;
@@ -103,9 +134,12 @@ static int pk_png_decode_impl(const uint8_t *data, size_t len, uint64_t max_pixe
     uint8_t *volatile pixels = NULL;
     png_bytep *volatile rows = NULL;
     pk_feed *volatile feed = NULL;
+    uint8_t *volatile icc = NULL;
+    size_t icc_len = 0;
 
     if (setjmp(err.jump)) {
         free(pixels);
+        free(icc);
         free(rows);
         pk_feed_free(feed);
         png_destroy_read_struct(&png, &info, NULL);
@@ -132,6 +166,7 @@ static int pk_png_decode_impl(const uint8_t *data, size_t len, uint64_t max_pixe
         return PK_TOO_LARGE;
     }
 
+    icc = pk_png_copy_iccp(png, info, &icc_len);
     png_set_expand(png); /* palette -> RGB, gray < 8 bit -> 8 bit, tRNS -> alpha */
     png_set_scale_16(png); /* 16 -> 8 bit with rounding */
     if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA)
@@ -143,6 +178,7 @@ static int pk_png_decode_impl(const uint8_t *data, size_t len, uint64_t max_pixe
     size_t rowbytes = png_get_rowbytes(png, info);
     if ((channels != 3 && channels != 4) || rowbytes != (size_t)w * (size_t)channels) {
         if (msg) snprintf(msg, PK_MSG_LEN, "unexpected PNG pixel layout");
+        free(icc);
         png_destroy_read_struct(&png, &info, NULL);
         return PK_UNSUPPORTED;
     }
@@ -151,6 +187,7 @@ static int pk_png_decode_impl(const uint8_t *data, size_t len, uint64_t max_pixe
         feed = pk_feed_new(pk_resampler_new((int)w, (int)h, channels, 0, 0, (int)w, (int)h,
                                             dst_w, dst_h), rowbytes, (int)h);
         if (!feed) {
+            free(icc);
             png_destroy_read_struct(&png, &info, NULL);
             if (msg) snprintf(msg, PK_MSG_LEN, "out of memory");
             return PK_NO_MEMORY;
@@ -177,20 +214,18 @@ static int pk_png_decode_impl(const uint8_t *data, size_t len, uint64_t max_pixe
         feed = NULL;
         int status = pk_feed_finish(done, &fitted);
         if (status != PK_OK) {
+            free(icc);
             if (msg) snprintf(msg, PK_MSG_LEN, "out of memory");
             return status;
         }
-        out->pixels = fitted;
-        out->width = dst_w;
-        out->height = dst_h;
-        out->channels = channels;
-        return PK_OK;
+        return pk_png_finish(fitted, dst_w, dst_h, channels, icc, icc_len, out);
     }
     pixels = malloc(rowbytes * h);
     rows = malloc(sizeof(png_bytep) * h);
     if (!pixels || !rows) {
         free(pixels);
         free(rows);
+        free(icc);
         png_destroy_read_struct(&png, &info, NULL);
         if (msg) snprintf(msg, PK_MSG_LEN, "out of memory");
         return PK_NO_MEMORY;
@@ -207,20 +242,13 @@ static int pk_png_decode_impl(const uint8_t *data, size_t len, uint64_t max_pixe
                                  dst_h, &fitted);
         free(pixels);
         if (status != PK_OK) {
+            free(icc);
             if (msg) snprintf(msg, PK_MSG_LEN, "resampling failed");
             return status;
         }
-        out->pixels = fitted;
-        out->width = dst_w;
-        out->height = dst_h;
-        out->channels = channels;
-        return PK_OK;
+        return pk_png_finish(fitted, dst_w, dst_h, channels, icc, icc_len, out);
     }
-    out->pixels = pixels;
-    out->width = (int)w;
-    out->height = (int)h;
-    out->channels = channels;
-    return PK_OK;
+    return pk_png_finish(pixels, (int)w, (int)h, channels, icc, icc_len, out);
 }
 
 int pk_png_decode(const uint8_t *data, size_t len, uint64_t max_pixels,
@@ -314,8 +342,16 @@ int pk_png_write_image(const uint8_t *pixels, size_t pixels_len, int width, int 
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
     png_write_info(png, info); /* IHDR, then any tEXt chunks: before IDAT */
     size_t stride = (size_t)width * (size_t)channels;
-    for (int y = 0; y < height; y++)
+    for (int y = 0; y < height; y++) {
+        /* A cancelled job stops encoding too, once per batch of rows (pk_work.h). */
+        if ((y & (PK_FEED_BATCH - 1)) == 0 && pk_cancelled()) {
+            png_destroy_write_struct(&png, &info);
+            free(buf.data);
+            if (msg) snprintf(msg, PK_MSG_LEN, "cancelled");
+            return PK_CANCELLED;
+        }
         png_write_row(png, (png_const_bytep)(pixels + (size_t)y * stride));
+    }
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
 

@@ -61,6 +61,26 @@ static int pk_too_large(int w, int h, uint64_t max_pixels, char *msg) {
 }
 
 /* First frame of an animation, composited on its canvas, as RGBA. */
+/* Converts the decoded picture to sRGB when the file carries an ICCP chunk (only extended
+ * VP8X files can). WebPDemux reads the chunk headers only. Returns a pk_colour_outcome. */
+static int pk_webp_manage_colour(const uint8_t *data, size_t len, uint8_t *pixels, int w, int h,
+                                 int channels) {
+    if (len < 16 || memcmp(data + 12, "VP8X", 4) != 0) return PK_COLOUR_NONE;
+    WebPData whole = {data, len};
+    WebPDemuxer *demux = WebPDemux(&whole);
+    if (!demux) return PK_COLOUR_NONE;
+    int outcome = PK_COLOUR_NONE;
+    WebPChunkIterator chunk;
+    if ((WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG) &&
+        WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {
+        outcome = pk_colour_to_srgb(chunk.chunk.bytes, chunk.chunk.size, pixels,
+                                    (size_t)w * (size_t)h * (size_t)channels, w, h, channels);
+        WebPDemuxReleaseChunkIterator(&chunk);
+    }
+    WebPDemuxDelete(demux);
+    return outcome;
+}
+
 static int pk_webp_first_frame(const uint8_t *data, size_t len, uint64_t max_pixels,
                                pk_image *out, char *msg) {
     WebPAnimDecoderOptions options;
@@ -100,6 +120,7 @@ static int pk_webp_first_frame(const uint8_t *data, size_t len, uint64_t max_pix
     }
     memcpy(pixels, frame, size);
     WebPAnimDecoderDelete(dec);
+    out->colour = pk_webp_manage_colour(data, len, pixels, w, h, 4);
     out->pixels = pixels;
     out->width = w;
     out->height = h;
@@ -112,7 +133,7 @@ int pk_webp_decode(const uint8_t *data, size_t len, int scaled_width,
                    char *msg) {
     if (!out) return PK_INVALID;
     out->pixels = NULL;
-    out->width = out->height = out->channels = 0;
+    out->width = out->height = out->channels = out->colour = 0;
     if (!data || len == 0) {
         if (msg) snprintf(msg, PK_MSG_LEN, "empty file");
         return PK_CORRUPT;
@@ -134,6 +155,8 @@ int pk_webp_decode(const uint8_t *data, size_t len, int scaled_width,
         ow = scaled_width;
         oh = scaled_height;
     }
+    /* libwebp decodes the alpha plane and filters on a second thread (lossy files only). */
+    config.options.use_threads = 1;
     size_t stride = (size_t)ow * (size_t)channels;
     size_t size = stride * (size_t)oh;
     uint8_t *pixels = malloc(size);
@@ -152,6 +175,8 @@ int pk_webp_decode(const uint8_t *data, size_t len, int scaled_width,
         free(pixels);
         return status;
     }
+    /* After libwebp's scaler, so only the output's pixels are converted. */
+    out->colour = pk_webp_manage_colour(data, len, pixels, ow, oh, channels);
     out->pixels = pixels;
     out->width = ow;
     out->height = oh;

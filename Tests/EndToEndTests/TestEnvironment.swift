@@ -50,6 +50,8 @@ struct ManifestEntry: Sendable, CustomStringConvertible {
     var height: Int
     var orientation: Int?
     var display: (Int, Int)?
+    /// The sRGB picture a colour-managed file must look like (manifest `colour_reference`).
+    var colourReference: String?
 
     init?(_ dict: [String: Any]) {
         guard let path = dict["path"] as? String, let category = dict["category"] as? String,
@@ -61,6 +63,7 @@ struct ManifestEntry: Sendable, CustomStringConvertible {
         height = dict["height"] as? Int ?? 0
         orientation = dict["exif_orientation"] as? Int
         if let d = dict["display"] as? [Int], d.count == 2 { display = (d[0], d[1]) } else { display = nil }
+        colourReference = dict["colour_reference"] as? String
     }
 
     var fileName: String { (path as NSString).lastPathComponent }

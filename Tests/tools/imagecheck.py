@@ -7,7 +7,7 @@
       Mean absolute difference per channel (0-255) between OUTPUT and REFERENCE
       scaled to OUTPUT's size with a full decode and Lanczos. --upright applies the
       reference's EXIF orientation first; each --turn-left turns it 90 degrees anticlockwise. {"mad", "edge_mad" (outermost rows and
-      columns only: catches dark borders from a bad resample), "width", "height"}
+      columns only: catches dark borders from a bad resample), "channel_mad" ([R, G, B]), "width", "height"}
   imagecheck.py regions FILE '[[x, y, w, h], ...]'
       Mean brightness (0-255) of each rectangle.
   imagecheck.py text FILE
@@ -46,8 +46,9 @@ def main(argv):
         edge = []
         for box in ((0, 0, w, 1), (0, h - 1, w, h), (0, 0, 1, h), (w - 1, 0, w, h)):
             edge += [abs(a - b) for a, b in zip(out.crop(box).tobytes(), ref.crop(box).tobytes())]
+        channels = [sum(diff[c::3]) / max(1, len(diff) // 3) for c in range(3)]
         print(json.dumps({"mad": sum(diff) / max(1, len(diff)), "edge_mad": sum(edge) / max(1, len(edge)),
-                          "width": out.width, "height": out.height}))
+                          "channel_mad": channels, "width": out.width, "height": out.height}))
     elif cmd == "regions":
         im = rgb(Image.open(argv[2])).convert("L")
         boxes = json.loads(argv[3])

@@ -34,6 +34,30 @@ from pickerd_client.wire import MessageType as T  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 PANE = (600, 400)
 HEIC_BENCH_FILE = "heic/ianare_iphone_13_pro_max.heic"
+# Colour rows: corpus files with an embedded ICC profile, each beside a copy without it.
+COLOUR_BENCH_FILES = ("colour/adobergb.jpg", "colour/prophoto.png")
+
+
+def without_profile(data):
+    """The file's bytes with its ICC profile removed (JPEG APP2 ICC_PROFILE segments, PNG iCCP)."""
+    if data[:2] == b"\xff\xd8":
+        out, i = bytearray(data[:2]), 2
+        while i + 4 <= len(data) and data[i] == 0xFF and data[i + 1] not in (0xDA, 0xD9):
+            n = int.from_bytes(data[i + 2:i + 4], "big")
+            seg = data[i:i + 2 + n]
+            if not (data[i + 1] == 0xE2 and seg[4:16] == b"ICC_PROFILE\0"):
+                out += seg
+            i += 2 + n
+        return bytes(out + data[i:])
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        out, i = bytearray(data[:8]), 8
+        while i + 8 <= len(data):
+            n = int.from_bytes(data[i:i + 4], "big")
+            if data[i + 4:i + 8] != b"iCCP":
+                out += data[i:i + 12 + n]
+            i += 12 + n
+        return bytes(out)
+    return data
 CELL = 100
 
 
@@ -197,6 +221,19 @@ class Bench:
             os.makedirs(os.path.join(self.lib, "heic"), exist_ok=True)
             shutil.copyfile(heic, os.path.join(self.lib, "heic", os.path.basename(heic)))
         self.grid = sorted(os.listdir(os.path.join(self.lib, "grid")))
+        # Colour rows: each profiled file and the same bytes without the profile.
+        for rel in COLOUR_BENCH_FILES:
+            src = os.path.join(self.args.testdata, rel)
+            if not os.path.exists(src):
+                continue
+            os.makedirs(os.path.join(self.lib, "colour"), exist_ok=True)
+            stem, ext = os.path.splitext(os.path.basename(src))
+            with open(src, "rb") as f:
+                data = f.read()
+            with open(os.path.join(self.lib, "colour", stem + ext), "wb") as f:
+                f.write(data)
+            with open(os.path.join(self.lib, "colour", stem + "-noprofile" + ext), "wb") as f:
+                f.write(without_profile(data))
 
     def start_daemon(self, name, cache_mb=None, extra=()):
         sock = os.path.join(self.work, f"{name}.sock")
@@ -316,6 +353,41 @@ class Bench:
             times["ref"].append(self.t_vips(src, os.path.join(self.out, f"heic-vips-{i}.png")))
         self.rows.append(dict(label="cold get-image --no-cache, HEIC 12 MP (iPhone: HEVC grid + irot) -> 600x400",
                               times=times, ref_name="vipsthumbnail", n=runs))
+
+    def colour_scenario(self, sock, runs):
+        """Colour-managed files against the tools (Debian's vipsthumbnail with default options does
+        not convert: it shows these files as unmanaged), and the cost of the conversion: the same
+        file with and without its profile, alternately."""
+        album = os.path.join(self.lib, "colour")
+        names = sorted(n for n in os.listdir(album) if "-noprofile" not in n) if os.path.isdir(album) else []
+        if not names:
+            self.notes.append("colour rows skipped: the corpus has no colour/ files.")
+            return
+        for name in names:
+            stem, ext = os.path.splitext(name)
+            what = {".jpg": "Adobe RGB JPEG 1600x1063 (APP2)", ".png": "ProPhoto PNG 1200x800 (iCCP)"}.get(ext, name)
+            self.fit_scenario(f"colour_{stem}", f"cold get-image --no-cache, {what}, colour-managed -> 600x400",
+                              sock, "colour", [name], runs)
+            # Daemon CPU per request (user+sys of pickerd), not wall time: the difference is a few
+            # ms, below the wall-time noise of a shared machine.
+            must(self.ctl(sock, "select-album", "colour"))
+            times = {"pickerd": [], "ref": []}
+            for i in range(6 * runs):
+                for key, photo in (("pickerd", name), ("ref", f"{stem}-noprofile{ext}")):
+                    must(self.ctl(sock, "select-photo", photo))
+                    c0 = proc_cpu(self.main_pid)
+                    self.t_pickerd(sock, "colour", photo, os.path.join(self.out, f"cm-{stem}-{key}-{i}.png"))
+                    times[key].append(proc_cpu(self.main_pid) - c0)
+            # /proc counts CPU in 10 ms ticks: the mean over many requests, not the median, resolves ms.
+            means = {k: [statistics.mean(v)] for k, v in times.items()}
+            self.rows.append(dict(label=f"colour transform cost, daemon CPU per request (mean): {what} -> 600x400, "
+                                        "with vs without its profile",
+                                  times=means, ref_name="profile stripped", n=6 * runs))
+            d = means["pickerd"][0] - means["ref"][0]
+            self.notes.append(f"colour transform, {what}: {d * 1000:+.1f} ms of daemon CPU (mean) with the "
+                              "profile (the conversion runs on the 600x400 result). PSNR of the colour-managed rows "
+                              "is against Pillow's unmanaged decode, so it is low by design for pickerd, which converts "
+                              "(vips and convert here do not); ColourManagementTests judge the colours.")
 
     def warm_scenario(self, sock, rounds):
         must(self.ctl(sock, "select-album", "camera"))
@@ -595,7 +667,7 @@ class Bench:
         self.main_pid = p.pid
         must(self.ctl(sock, "session", "new", "--width", str(PANE[0]), "--height", str(PANE[1])))
         # warm the page cache for every file once
-        for d in ("camera", "big", "grid", "heic"):
+        for d in ("camera", "big", "grid", "heic", "colour"):
             if not os.path.isdir(os.path.join(self.lib, d)):
                 continue
             for f in os.listdir(os.path.join(self.lib, d)):
@@ -620,6 +692,9 @@ class Bench:
         if want("heic"):
             print("bench: HEIC", file=sys.stderr)
             self.heic_scenario(sock, big_runs)
+        if want("colour"):
+            print("bench: colour management", file=sys.stderr)
+            self.colour_scenario(sock, big_runs)
         if want("warm"):
             print("bench: warm get-image", file=sys.stderr)
             self.warm_scenario(sock, 30 if a.quick else 60)
@@ -694,7 +769,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     ap.add_argument("--package", default=os.path.normpath(os.path.join(HERE, "../..")),
                     help="the pickerd package, to build a static pickerctl for comparison ('' to skip)")
-    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,warm,browsing,ping,thumbs,memory")
+    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,colour,warm,browsing,ping,thumbs,memory")
     a = ap.parse_args()
     if a.testdata is None:
         sys.path.insert(0, os.path.join(HERE, ".."))

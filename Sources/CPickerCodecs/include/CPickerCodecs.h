@@ -41,6 +41,7 @@ typedef struct pk_image {
     int width;
     int height;
     int channels; /* 3 or 4 */
+    int colour;   /* a pk_colour_outcome: what became of an embedded ICC profile */
 } pk_image;
 
 /* Release memory returned by any pk_ function. NULL is fine. */
@@ -58,6 +59,10 @@ void pk_map_large_blocks(size_t threshold);
 /* Reads the JPEG header only: stored size. */
 int pk_jpeg_read_size(const uint8_t *data, size_t len, int *width, int *height,
                       char *msg);
+
+/* The JPEG's ICC profile (APP2 chunks joined), malloc'd (release with pk_free), or NULL with
+ * *icc_len 0 when it has none. Reads the header only. */
+int pk_jpeg_read_icc(const uint8_t *data, size_t len, uint8_t **icc, size_t *icc_len, char *msg);
 
 /* ---- Decoders ---- */
 
@@ -182,6 +187,7 @@ void pk_fill_rgb(uint8_t *canvas, size_t canvas_len, int width, int height, uint
 #endif
 
 /* Further parts of the module (SwiftPM's umbrella header must include them). */
+#include "pk_colour.h"
 #include "pk_md5.h"
 #include "pk_png_text.h"
 #include "pk_work.h"

@@ -19,6 +19,9 @@ public enum ImageFuzzEntry {
     /// Runs the header reader, the full decoder, `fittedUpright`, `decodeUpright` and `render`.
     public static func run(_ bytes: [UInt8]) -> FuzzFindings {
         var findings = FuzzFindings()
+        // The input as an ICC profile too: Little CMS parses untrusted profile bytes from
+        // every format, and here the fuzzer reaches them without building a container.
+        checkProfile(bytes, findings: &findings)
         guard let format = FormatSniffer.sniff(bytes) else { return findings }
         let header = readHeader(bytes, format: format, findings: &findings)
         let declared = Int64(max(0, header.storedWidth)) * Int64(max(0, header.storedHeight))
@@ -85,6 +88,20 @@ public enum ImageFuzzEntry {
         } catch {
             findings.expectRefusal(error, in: imageErrors, from: "header")
             return ImageHeader(format: format, storedWidth: 0, storedHeight: 0, orientation: .up)
+        }
+    }
+
+    /// Converting a small RGB and RGBA picture with `bytes` as the profile keeps its size,
+    /// channels and byte count, whatever Little CMS makes of the bytes.
+    static func checkProfile(_ bytes: [UInt8], findings: inout FuzzFindings) {
+        for channels in [3, 4] {
+            guard var image = PixelImage(width: 5, height: 3, channels: channels,
+                                         pixels: (0..<(15 * channels)).map { UInt8(truncatingIfNeeded: $0 * 17) })
+            else { continue }
+            _ = ColourTransform.convertToSRGB(&image, profile: bytes)
+            check(image, within: 15, step: "colour", findings: &findings)
+            findings.expect(image.size == PixelSize(width: 5, height: 3) && image.channels == channels,
+                            "colour: the picture changed shape: \(image.size)x\(image.channels)")
         }
     }
 

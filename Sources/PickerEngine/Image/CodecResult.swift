@@ -56,7 +56,9 @@ enum CodecResult {
     }
 
     /// Takes ownership of a decoded `pk_image`: copies it into a PixelImage and frees it.
-    static func adopt(_ image: pk_image) -> PixelImage? {
+    /// With `photoName`, a refused embedded ICC profile is logged (`ColourTransform.note`).
+    static func adopt(_ image: pk_image, photoName: String? = nil) -> PixelImage? {
+        if let photoName { ColourTransform.note(image.colour, photoName: photoName) }
         let w = Int(image.width), h = Int(image.height), c = Int(image.channels)
         guard w > 0, h > 0, c == 3 || c == 4 else {
             pk_free(image.pixels)

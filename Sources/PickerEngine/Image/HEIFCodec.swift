@@ -86,7 +86,7 @@ enum HEIFContainer {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
                                     formatName: format.displayName, photoName: photoName)
         }
-        guard let result = CodecResult.adopt(image) else {
+        guard let result = CodecResult.adopt(image, photoName: photoName) else {
             throw PickerError(.internal, "\(photoName): \(format.displayName) decoder returned no pixels")
         }
         return result

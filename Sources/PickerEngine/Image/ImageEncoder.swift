@@ -46,6 +46,9 @@ public enum ImageEncoder {
         }
         guard status == 0, let bytes = CodecResult.adopt(output, count: length) else {
             let text = CodecResult.text(message)
+            if UInt32(bitPattern: status) == PK_CANCELLED.rawValue {
+                throw PickerError(.cancelled, "\(format.displayName) encoding of a \(image.size) image: cancelled")
+            }
             let code: ErrorCode = UInt32(bitPattern: status) == PK_INVALID.rawValue ? .invalidArgument : .internal
             throw PickerError(code, "\(format.displayName) encoding of a \(image.size) image failed: \(text)")
         }

@@ -31,7 +31,7 @@ public enum JPEGDecoder {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
                                     formatName: format.displayName, photoName: photoName)
         }
-        guard let result = CodecResult.adopt(image) else {
+        guard let result = CodecResult.adopt(image, photoName: photoName) else {
             throw PickerError(.internal, "\(photoName): JPEG decoder returned no pixels")
         }
         return result
@@ -64,7 +64,7 @@ public enum JPEGDecoder {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
                                     formatName: format.displayName, photoName: photoName)
         }
-        guard let result = CodecResult.adopt(image), result.width == w, result.height == h else {
+        guard let result = CodecResult.adopt(image, photoName: photoName), result.width == w, result.height == h else {
             throw PickerError(.internal, "\(photoName): JPEG decoder returned no pixels")
         }
         return result
@@ -89,11 +89,25 @@ extension JPEGDecoder: ImageCodec {
     static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
                        embeddedThumbnail: Bool, photoName: String) throws(PickerError) -> PixelImage {
         if embeddedThumbnail, let target = storedTarget,
-           let thumbnail = JPEGThumbnail.decode(data, stored: stored, covering: target, maxPixels: maxPixels) {
+           var thumbnail = JPEGThumbnail.decode(data, stored: stored, covering: target, maxPixels: maxPixels) {
+            // The EXIF thumbnail has no profile of its own: it is in the picture's colour space.
+            if let profile = embeddedProfile(data) {
+                ColourTransform.note(ColourTransform.convertToSRGB(&thumbnail, profile: profile), photoName: photoName)
+            }
             return thumbnail
         }
         let denominator = storedTarget.map { ShrinkFactor.jpegDenominator(stored: stored, target: $0) } ?? 1
         return try decode(data, scaleDenominator: denominator, maxPixels: maxPixels, photoName: photoName)
+    }
+
+    /// The file's ICC profile (APP2 chunks joined), or nil when it has none or its header is damaged.
+    static func embeddedProfile(_ data: [UInt8]) -> [UInt8]? {
+        var icc: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = CodecResult.messageBuffer()
+        let status = data.withUnsafeBufferPointer { pk_jpeg_read_icc($0.baseAddress, $0.count, &icc, &length, &message) }
+        let bytes = CodecResult.adopt(icc, count: length)
+        return status == 0 ? bytes : nil
     }
 
     static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,

@@ -29,7 +29,7 @@ public enum PNGDecoder {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
                                     formatName: format.displayName, photoName: photoName)
         }
-        guard let result = CodecResult.adopt(image) else {
+        guard let result = CodecResult.adopt(image, photoName: photoName) else {
             throw PickerError(.internal, "\(photoName): PNG decoder returned no pixels")
         }
         return result
@@ -60,7 +60,7 @@ public enum PNGDecoder {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
                                     formatName: format.displayName, photoName: photoName)
         }
-        guard let result = CodecResult.adopt(image) else {
+        guard let result = CodecResult.adopt(image, photoName: photoName) else {
             throw PickerError(.internal, "\(photoName): PNG decoder returned no pixels")
         }
         return result

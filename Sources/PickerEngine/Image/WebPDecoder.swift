@@ -27,7 +27,7 @@ public enum WebPDecoder {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
                                     formatName: format.displayName, photoName: photoName)
         }
-        guard let result = CodecResult.adopt(image) else {
+        guard let result = CodecResult.adopt(image, photoName: photoName) else {
             throw PickerError(.internal, "\(photoName): WebP decoder returned no pixels")
         }
         return result
