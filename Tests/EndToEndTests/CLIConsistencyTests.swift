@@ -10,8 +10,10 @@ import Testing
     init() throws {
         library = try TemporaryLibrary()
         let corpus = TestEnvironment.corpus.root
-        for n in 1...3 {
-            try library.add(corpus.appendingPathComponent("exif-orientation/Landscape_\(n).jpg"), album: "Trip")
+        // Landscape_2.jpg is not in the fixture subset: a copy of Landscape_1 stands in under its name.
+        for (n, source) in [(1, 1), (2, 1), (3, 3)] {
+            try library.add(corpus.appendingPathComponent("exif-orientation/Landscape_\(source).jpg"), album: "Trip",
+                            as: "Landscape_\(n).jpg")
         }
         try library.add(corpus.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "Odd",
                         as: "it's a \"pic\".jpg")
