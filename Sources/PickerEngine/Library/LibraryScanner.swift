@@ -75,6 +75,7 @@ public struct LibraryScanner: Sendable {
         var walker = LibraryTreeWalker(root: rootDirectory, maxDepth: maxDepth)
         walker.statFiles = !previous.isEmpty
         walker.onFolder = onFolder
+        if let progress { walker.onFile = { progress.walking() } }
         walker.walkAll()
 
         let files = walker.files

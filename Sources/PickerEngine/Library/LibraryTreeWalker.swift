@@ -28,6 +28,8 @@ struct LibraryTreeWalker {
     /// Called with each folder walked, open, and its path relative to the root ("" for the root):
     /// the library watcher adds its inotify watch there.
     var onFolder: ((Int32, String) -> Void)? = nil
+    /// Called with each regular file found (the scan's progress meter: a long walk is news too).
+    var onFile: (() -> Void)? = nil
     /// Folders already walked (device and inode): each is walked once, which also ends symlink loops.
     private var visited: Set<FileIdentity> = []
     private(set) var files: [FoundFile] = []
@@ -103,6 +105,7 @@ struct LibraryTreeWalker {
                 var file = FoundFile(folder: relative, name: entry.name, relative: child, openPath: child)
                 if statFiles { file.status = try? FileSystem.status(of: entry.name, in: directory) }
                 files.append(file)
+                onFile?()
             case .directory:
                 walkSubfolder(entry.name, of: directory, relative: child, depth: depth + 1)
             case .symlink:

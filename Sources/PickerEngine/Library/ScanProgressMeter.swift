@@ -35,6 +35,10 @@ public final class ScanProgressMeter: Sendable {
         scanning.store(true, ordering: .releasing)
     }
 
+    /// The walk found one more file: it counts as time passing, not as a file done, so a walk
+    /// longer than a tick (stat of every file on a rescan) already sends progress.
+    public func walking() { tickIfDue() }
+
     /// The walk has found every file: the real count replaces the estimate.
     public func walkFinished(files: Int) { state.withLock { $0.expected = files } }
 
@@ -44,8 +48,15 @@ public final class ScanProgressMeter: Sendable {
         tickIfDue()
     }
 
-    /// The scan ended (also when it failed): one last event, `ready`, if any was sent.
+    /// The scan ended (also when it failed): one last event, `ready`, if any was sent. A scan
+    /// longer than a tick whose counted work was quicker (the time went to sorting and assembling,
+    /// where nothing counts) sends its one `scanning` event now, so every long scan is reported.
     public func end() {
+        if !ticked.load(ordering: .relaxed), scanning.load(ordering: .acquiring),
+           Int(monotonicNow() * 1000) - lastTick.load(ordering: .relaxed) >= Self.tickMilliseconds {
+            ticked.store(true, ordering: .relaxed)
+            send()
+        }
         scanning.store(false, ordering: .releasing)
         state.withLock { $0.scanning = false; $0.finished = monotonicNow() }
         if ticked.load(ordering: .relaxed) { send() }
