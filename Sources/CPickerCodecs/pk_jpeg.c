@@ -445,6 +445,13 @@ int pk_jpeg_encode(const uint8_t *pixels, size_t pixels_len, int width, int heig
     jpeg_start_compress(&cinfo, TRUE);
     size_t stride = (size_t)width * 3;
     while (cinfo.next_scanline < cinfo.image_height) {
+        /* The progress monitor runs once per pass; rows are where most of the time goes. */
+        if ((cinfo.next_scanline & (PK_FEED_BATCH - 1)) == 0 && pk_cancelled()) {
+            jpeg_destroy_compress(&cinfo);
+            free(dest);
+            pk_set_msg(msg, "cancelled");
+            return PK_CANCELLED;
+        }
         JSAMPROW rows[1] = {(JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride)};
         jpeg_write_scanlines(&cinfo, rows, 1);
     }

@@ -53,6 +53,8 @@ public enum ImageRenderer {
                               maxPixels: Int) throws(PickerError) -> RenderedImage {
         let image = try fittedUpright(data: data, header: header, photoName: photoName, fit: fit,
                                       maxPixels: maxPixels)
+        // A job cancelled while it decoded does not go on to encode.
+        if CancelFlag.currentIsRaised { throw PickerError(.cancelled, "\(photoName): cancelled") }
         return try named(photoName) { () throws(PickerError) in
             try ImageEncoder.encode(image, output: output)
         }
