@@ -82,6 +82,25 @@ struct PickBrokenPhotoTests {
         #expect(try pick.waitForExit().code == 3)
     }
 
+    @Test func brokenPhotoReplacedOnDiskByAGoodOneLosesItsMarkInAnOpenPick() throws {
+        try markBroken(session: "b")
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "b", "--graphics", "none"])
+        try pick.waitFor("the mark") { Self.isMarked($0, Self.truncated) }
+        // Written again (new size and mtime) through a rename, as a copy tool does: a new version of the file.
+        let good = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg")
+        let replacement = library.url.appendingPathComponent("A/.incoming")
+        try FileManager.default.copyItem(at: good, to: replacement)
+        #expect(rename(replacement.path, library.url.appendingPathComponent("A/\(Self.truncated)").path) == 0)
+        try pick.waitFor("the mark gone") { !Self.isMarked($0, Self.truncated) && $0.contains(Self.truncated) }
+        // The current photo's message follows: its size instead of the reason.
+        try pick.waitFor("the new message") { $0.split(separator: "\n").first?.contains("1800x1200 px") == true }
+        try pick.press("Space")
+        try pick.waitFor("the pick") { $0.contains("1 of 10 picked") }
+        #expect(try selectionCount("b") == 1)
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+
     @Test func photoPickFailsToDrawIsMarkedThenRefusedWhenPicked() throws {
         // symbols: pick's own get-image of the current photo is the failed decode.
         let pick = try PickTmux(daemon: daemon, arguments: ["--session", "s", "--graphics", "symbols"])

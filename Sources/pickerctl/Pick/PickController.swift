@@ -130,6 +130,11 @@ final class PickController {
         if let index = model.session.photoIndex { try PhotoPaging.load(&model, count: index, from: daemon) }
         if !libraryChanged, !changedPhotos.isEmpty {
             libraryChanged = try !PhotoPaging.refresh(&model, changed: changedPhotos, from: daemon)
+            // The current photo rewritten on disk: its message (size, or the broken reason) is new,
+            // and pickerd sends no session event for that.
+            if let current = currentPhotoPath, changedPhotos.contains(current) {
+                model.session = try daemon.state(.sessionShow(name: daemon.session))
+            }
         }
         if libraryChanged {
             // Photos added or removed on disk: the album counts and the open album's list.
@@ -167,6 +172,12 @@ final class PickController {
         try PhotoPaging.reload(&model, from: daemon)
         if let album = model.session.album { model.albums.moveCursor { $0.name == album } }
         followCurrentPhoto()
+    }
+
+    /// The current photo's path relative to the library root, when its row is loaded.
+    private var currentPhotoPath: String? {
+        guard let index = model.session.photoIndex else { return nil }
+        return model.photos.items.first { $0.index == index }?.path
     }
 
     private func followCurrentPhoto() {
