@@ -29,6 +29,26 @@ enum PhotoPaging {
         }
     }
 
+    /// Re-reads the loaded rows whose photos a `libraryChangesEvent` named under `changed` (found
+    /// broken, or rewritten on disk), so their marks and sizes are current without reloading the list.
+    /// Returns false when that is not enough (the album's total or order moved; too many rows): the
+    /// caller reloads the list then.
+    static func refresh(_ model: inout PickerModel, changed paths: [String], from daemon: PickDaemon) throws(CLIError) -> Bool {
+        let wanted = Set(paths)
+        let positions = model.photos.items.indices.filter { wanted.contains(model.photos.items[$0].path) }
+        guard positions.count <= maxRowsRefreshed else { return false }
+        for position in positions {
+            let page = try daemon.photosPage(offset: position, limit: 1)
+            guard page.total == model.photosTotal, let row = page.photos.first,
+                  row.path == model.photos.items[position].path else { return false }
+            model.photos.update(at: position, with: row)
+        }
+        return true
+    }
+
+    /// Beyond this many changed rows a reload of the list costs less than a request a row.
+    static let maxRowsRefreshed = 64
+
     /// Keys that need the whole album first: End/G reach the true last photo, `/` filters all of it.
     static func needsWholeAlbum(_ input: TerminalInput, _ model: PickerModel) -> Bool {
         guard model.focus == .photos, !model.filterEditing, model.mode != .preview, !model.photosComplete else { return false }

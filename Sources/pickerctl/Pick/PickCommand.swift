@@ -32,6 +32,8 @@ let pickCommand = CommandSpec(
           p               the current photo full-screen; any key returns
           Esc q Ctrl-C    cancel (exit 3)
           mouse           click selects, wheel scrolls
+
+        A red ✗ before a name marks a photo pickerd could not decode; the message names the reason, and it cannot be picked.
         """
 ) { inv throws(CLIError) in
     let options = try PickOptions(inv)

@@ -110,10 +110,14 @@ final class PickController {
             throw CLIError(message: "pickerd went away: \(error)", exitCode: .unreachable)
         }
         var libraryChanged = false
+        var changedPhotos: [String] = []
         for frame in frames {
             guard frame.isEvent, let event = try? Event(frame: frame) else { continue }
             guard case let .session(change, state) = event else {
-                if case .libraryChanges = event { libraryChanged = true }
+                if case .libraryChanges(let changes) = event {
+                    // Only rewritten or newly broken photos: re-reading their rows is enough.
+                    if changes.added.isEmpty && changes.removed.isEmpty { changedPhotos += changes.changed } else { libraryChanged = true }
+                }
                 continue
             }
             if change == .closed { throw CLIError(message: "session '\(daemon.session)' was closed", exitCode: .nothingSelected) }
@@ -124,6 +128,14 @@ final class PickController {
         }
         // Another client may have made a photo current beyond the pages loaded so far.
         if let index = model.session.photoIndex { try PhotoPaging.load(&model, count: index, from: daemon) }
+        if !libraryChanged, !changedPhotos.isEmpty {
+            libraryChanged = try !PhotoPaging.refresh(&model, changed: changedPhotos, from: daemon)
+            // The current photo rewritten on disk: its message (size, or the broken reason) is new,
+            // and pickerd sends no session event for that.
+            if let current = currentPhotoPath, changedPhotos.contains(current) {
+                model.session = try daemon.state(.sessionShow(name: daemon.session))
+            }
+        }
         if libraryChanged {
             // Photos added or removed on disk: the album counts and the open album's list.
             model.albums.replace(try daemon.albums(), keepingCursorOn: { [name = model.albums.current?.name] in $0.name == name })
@@ -160,6 +172,12 @@ final class PickController {
         try PhotoPaging.reload(&model, from: daemon)
         if let album = model.session.album { model.albums.moveCursor { $0.name == album } }
         followCurrentPhoto()
+    }
+
+    /// The current photo's path relative to the library root, when its row is loaded.
+    private var currentPhotoPath: String? {
+        guard let index = model.session.photoIndex else { return nil }
+        return model.photos.items.first { $0.index == index }?.path
     }
 
     private func followCurrentPhoto() {

@@ -33,12 +33,12 @@ struct PickDaemon {
     }
 
     /// One page of the selected album's photos in the session's order, from 0-based `offset`, with
-    /// the album's total; an empty page when no album is selected.
+    /// the album's total and the broken marks (`PhotoInfo.broken`); an empty page when no album is selected.
     func photosPage(offset: Int, limit: Int = PhotosPageRequest.maxLimit) throws(CLIError) -> PhotoPage {
-        let request = PhotosPageRequest(session: session, offset: offset, limit: limit)
+        let request = PhotosPageRequest(session: session, offset: offset, limit: limit, markBroken: true)
         let reply: Reply
         do {
-            reply = try connection.call(.photosPage(request))
+            reply = try callPhotosPage(request)
         } catch {
             // No album selected yet (or it vanished): an empty list, not an error.
             if case .server(let e) = error, e.code == .nothingSelected || e.code == .noSuchAlbum {
@@ -48,6 +48,19 @@ struct PickDaemon {
         }
         guard case .photosPage(let page) = reply else { throw unexpected(reply) }
         return page
+    }
+
+    /// A server from before broken marks refuses the flags byte with `malformed_frame` (the
+    /// connection stays, docs/PROTOCOL.md): ask again without it, and the list just has no marks.
+    private func callPhotosPage(_ request: PhotosPageRequest) throws(ClientError) -> Reply {
+        do {
+            return try connection.call(.photosPage(request))
+        } catch {
+            guard request.markBroken, case .server(let e) = error, e.code == .malformedFrame else { throw error }
+            var plain = request
+            plain.markBroken = false
+            return try connection.call(.photosPage(plain))
+        }
     }
 
     func selection() throws(CLIError) -> SelectionList {

@@ -35,6 +35,14 @@ struct PickList<Item> {
         visible += (first..<items.count).filter { needle.isEmpty || keys[$0].contains(needle) }
     }
 
+    /// Puts a fresh copy of the item at `position` in `items` (a re-read row: new marks, new size);
+    /// the filter is not re-run, so the row stays where the user sees it.
+    mutating func update(at position: Int, with item: Item) {
+        guard items.indices.contains(position) else { return }
+        items[position] = item
+        keys[position] = label(item).lowercased()
+    }
+
     mutating func setFilter(_ text: String) {
         let narrower = !filter.isEmpty && text.lowercased().hasPrefix(filter.lowercased())
         filter = text

@@ -85,10 +85,19 @@ struct PickRenderer {
 
     private static func photoRow(_ model: PickerModel, at row: Int, width: Int) -> String {
         guard let photo = model.photos.item(atRow: row) else { return String(repeating: " ", count: width) }
-        let mark = model.pickNumber(of: photo.path).map { "\u{1b}[1;32m" + fit("✓\($0)", 4) + "\u{1b}[22;39m" } ?? "    "
         let cursor = photo.index == model.session.photoIndex
-        return style(cursor, focused: model.focus == .photos) + mark + fit(shown(photo.name), width - 4)
+        let name = fit(shown(photo.name), width - 4)
+        // A broken photo: a red ✗ (with its pick number, if picked before it was found broken) and a dim
+        // name; the reason is in the message when it is current.
+        if photo.broken != nil {
+            return style(cursor, focused: model.focus == .photos) + "\u{1b}[31m" + fit(brokenMark + (model.pickNumber(of: photo.path).map(String.init) ?? ""), 4) + "\u{1b}[39;2m" + name
+        }
+        let mark = model.pickNumber(of: photo.path).map { "\u{1b}[1;32m" + fit("✓\($0)", 4) + "\u{1b}[22;39m" } ?? "    "
+        return style(cursor, focused: model.focus == .photos) + mark + name
     }
+
+    /// Shown before the name of a photo the daemon marked broken.
+    static let brokenMark = "✗"
 
     /// The cursor row: reverse video in the focused pane, bold elsewhere.
     private static func style(_ isCursor: Bool, focused: Bool) -> String {
