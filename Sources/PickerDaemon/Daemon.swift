@@ -93,9 +93,13 @@ public enum Daemon {
 
 /// Carries engine events to the server, which exists only after the engine does.
 final class EventRelay: Sendable {
-    private let target = Mutex<(@Sendable (Event) -> Void)?>(nil)
-    func connect(_ f: @escaping @Sendable (Event) -> Void) { target.withLock { $0 = f } }
-    func send(_ event: Event) { target.withLock { $0 }?(event) }
+    /// The closure sits in a struct: a bare closure in a `Mutex` is re-wrapped in two reabstraction
+    /// thunks by every `withLock` (inout through the generic), so each event made the next call one
+    /// link deeper: megabytes of stack on every thread that publishes, and heap that never came back.
+    private struct Target { let send: @Sendable (Event) -> Void }
+    private let target = Mutex<Target?>(nil)
+    func connect(_ f: @escaping @Sendable (Event) -> Void) { target.withLock { $0 = Target(send: f) } }
+    func send(_ event: Event) { target.withLock { $0 }?.send(event) }
 }
 
 /// Adapts the engine's service to the server loop.

@@ -18,12 +18,14 @@ public final class ScanProgressMeter: Sendable {
     private let scanning = Atomic<Bool>(false)
     private let ticked = Atomic<Bool>(false)
     private let state = Mutex<(scanning: Bool, expected: Int, started: Double, finished: Double)>((false, 0, 0, 0))
-    private let listener = Mutex<(@Sendable (ScanProgress) -> Void)?>(nil)
+    /// In a struct: a bare closure in a `Mutex` gains two reabstraction thunks per `withLock`.
+    private struct Listener { let f: @Sendable (ScanProgress) -> Void }
+    private let listener = Mutex<Listener?>(nil)
 
     public init() {}
 
     /// Where ticks go (the service sends them as events).
-    public func onTick(_ f: @escaping @Sendable (ScanProgress) -> Void) { listener.withLock { $0 = f } }
+    public func onTick(_ f: @escaping @Sendable (ScanProgress) -> Void) { listener.withLock { $0 = Listener(f: f) } }
 
     /// A scan starts; `expected` is the number of files of the last scan (0 if none).
     public func begin(expected: Int) {
@@ -82,7 +84,7 @@ public final class ScanProgressMeter: Sendable {
     }
 
     private func send() {
-        guard let f = listener.withLock({ $0 }) else { return }
+        guard let f = listener.withLock({ $0 })?.f else { return }
         f(current)
     }
 }
