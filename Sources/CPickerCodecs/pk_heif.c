@@ -88,9 +88,9 @@ static struct heif_context *pk_heif_context(uint64_t max_pixels) {
     /* One side of the largest picture the cap allows (a 1-px-high strip), bounded by libheif's type. */
     uint64_t side = max_pixels < PK_HEIF_MAX_SIDE ? max_pixels : PK_HEIF_MAX_SIDE;
     heif_context_set_maximum_image_size_limit(ctx, (int)(side > 0 ? side : 1));
-    /* Grid tiles are decoded on the calling thread: the daemon's worker pool is the one source
-     * of parallelism, so the machine never runs more busy threads than --workers. */
-    heif_context_set_max_decoding_threads(ctx, 0);
+    /* libheif decodes grid tiles on threads of its own (like libwebp's filter thread): threads
+     * outside the worker pool, but an iPhone photo shows in 505 ms instead of 648 (1.07x of
+     * vipsthumbnail instead of 1.48x on 2 cores). Set 0 here to keep every busy thread in the pool. */
     return ctx;
 }
 
