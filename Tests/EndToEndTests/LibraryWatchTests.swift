@@ -143,6 +143,43 @@ import Testing
         #expect(!selection.stdoutText.contains("one.jpg"), "the gone pick is dropped: \(selection)")
     }
 
+    /// Editing the photo a session shows (here: replaced by a bigger one) tells the session's
+    /// subscribers, so a client showing it asks for the new picture and message.
+    @Test func aSessionHearsWhenItsCurrentPhotosFileChanges() throws {
+        _ = try daemon.ctl("session", "new", "e", "--width", "100")
+        _ = try daemon.ctl("select-album", "A", session: "e")
+        #expect(try daemon.ctl("select-photo", "two.jpg", session: "e").exitCode == 0)
+        let out = daemon.directory.appendingPathComponent("watch-e.out").path
+        let watcher = try spawnProcess(TestEnvironment.pickerctl.path,
+                                       ["--socket", daemon.socketPath, "--session", "e", "watch", "--json"],
+                                       environment: ["PATH": "/usr/bin:/bin"], stdin: "/dev/null", stdout: out, stderr: out)
+        defer { kill(watcher, SIGTERM); _ = waitForExit(watcher) }
+        func photoEvents() -> [String] {
+            ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n")
+                .map(String.init).filter { $0.contains("\"event\":\"photo\"") }
+        }
+        // Subscribed once a change of our own shows up.
+        for attempt in 0..<300 where photoEvents().isEmpty {
+            if attempt % 10 == 0 { _ = try daemon.ctl("select-photo", attempt % 20 == 0 ? "one.jpg" : "two.jpg", session: "e") }
+            usleep(20_000)
+        }
+        #expect(try daemon.ctl("select-photo", "two.jpg", session: "e").exitCode == 0)
+        usleep(200_000)
+        let before = photoEvents().count
+        let bigger = TestEnvironment.corpus.root.appendingPathComponent("camera-photos/Canon_EOS_5D_Mark_III_22mp.jpg")
+        let staged = library.url.appendingPathComponent("A/.two.tmp")
+        try FileManager.default.copyItem(at: bigger, to: staged)
+        #expect(rename(staged.path, library.url.appendingPathComponent("A/two.jpg").path) == 0)
+        var after: [String] = []
+        for _ in 0..<300 {
+            after = Array(photoEvents().dropFirst(before))
+            if after.contains(where: { $0.contains("5760x3840") }) { break }
+            usleep(50_000)
+        }
+        #expect(after.contains { $0.contains("5760x3840") && $0.contains("two.jpg") },
+                "a photo event with the new size: \(after)")
+    }
+
     /// A scan that takes a while reports how far it has got: `scan_progress` events about 4 a
     /// second (files done against the count the walk found), then one saying ready.
     @Test func aLongRescanSendsProgressEventsThenReady() throws {

@@ -91,6 +91,15 @@ public final class PickerService: Sendable {
             events(.library(library.info))
             for batch in Self.batches(of: changes.sorted(), size: 1000) { events(.libraryChanges(batch)) }
             if !changes.removed.isEmpty { forget(Set(changes.removed)) }
+            if !changes.changed.isEmpty { announceCurrentChanged(Set(changes.changed)) }
+        }
+    }
+
+    /// A session whose current photo's file changed on disk hears so (a photo event): its picture
+    /// and status message are new, and a client showing it should ask again.
+    private func announceCurrentChanged(_ changed: Set<String>) {
+        for session in sessions.all() where session.photo.map(changed.contains) ?? false {
+            events(.session(.photo, state(of: session)))
         }
     }
 
