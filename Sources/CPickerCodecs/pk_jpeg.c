@@ -136,8 +136,10 @@ static void pk_set_msg(char *msg, const char *text) {
     if (msg) snprintf(msg, PK_MSG_LEN, "%s", text);
 }
 
-int pk_jpeg_read_size(const uint8_t *data, size_t len, int *width, int *height,
-                      char *msg) {
+/* The header only: the size and, when `icc` is given, the embedded ICC profile (APP2 chunks,
+ * malloc'd by libjpeg: pk_free releases it). */
+static int pk_jpeg_read_header_info(const uint8_t *data, size_t len, int *width, int *height,
+                                    uint8_t **icc, size_t *icc_len, char *msg) {
     if (!data || len == 0) {
         pk_set_msg(msg, "empty file");
         return PK_CORRUPT;
@@ -152,41 +154,29 @@ int pk_jpeg_read_size(const uint8_t *data, size_t len, int *width, int *height,
     }
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, data, (unsigned long)len);
+    if (icc) jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&cinfo, TRUE);
-    *width = (int)cinfo.image_width;
-    *height = (int)cinfo.image_height;
+    if (width) *width = (int)cinfo.image_width;
+    if (height) *height = (int)cinfo.image_height;
+    JOCTET *found = NULL;
+    unsigned int found_len = 0;
+    if (icc && jpeg_read_icc_profile(&cinfo, &found, &found_len) && found) {
+        *icc = found;
+        *icc_len = found_len;
+    }
     jpeg_destroy_decompress(&cinfo);
     return PK_OK;
+}
+
+int pk_jpeg_read_size(const uint8_t *data, size_t len, int *width, int *height, char *msg) {
+    return pk_jpeg_read_header_info(data, len, width, height, NULL, NULL, msg);
 }
 
 int pk_jpeg_read_icc(const uint8_t *data, size_t len, uint8_t **icc, size_t *icc_len, char *msg) {
     if (!icc || !icc_len) return PK_INVALID;
     *icc = NULL;
     *icc_len = 0;
-    if (!data || len == 0) {
-        pk_set_msg(msg, "empty file");
-        return PK_CORRUPT;
-    }
-    struct jpeg_decompress_struct cinfo;
-    pk_jerr err;
-    pk_jpeg_init_err(&err, msg);
-    cinfo.err = &err.pub;
-    if (setjmp(err.jump)) {
-        jpeg_destroy_decompress(&cinfo);
-        return err.status;
-    }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)len);
-    jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
-    jpeg_read_header(&cinfo, TRUE);
-    JOCTET *found = NULL;
-    unsigned int found_len = 0;
-    if (jpeg_read_icc_profile(&cinfo, &found, &found_len) && found) {
-        *icc = found; /* libjpeg allocates it with malloc: pk_free releases it */
-        *icc_len = found_len;
-    }
-    jpeg_destroy_decompress(&cinfo);
-    return PK_OK;
+    return pk_jpeg_read_header_info(data, len, NULL, NULL, icc, icc_len, msg);
 }
 
 /* Adobe writes CMYK/YCCK inverted (0 = full ink); others write it plain. */
