@@ -95,10 +95,14 @@ for _ in $(seq 1 200); do
 done
 "$bin_dir/pickerctl" --socket "$sock" library --wait >/dev/null
 
-# The package byte-compiles without a warning (the .elc goes to the temp folder).
-"$emacs" --batch -Q --eval "(progn (require (quote bytecomp)) (setq byte-compile-error-on-warn t)
-  (let ((byte-compile-dest-file-function (lambda (_) \"$tmp/pickerd.elc\")))
-    (unless (byte-compile-file \"$here/pickerd.el\") (kill-emacs 1))))"
+# Every file of the package byte-compiles without a warning (the .elc go to the temp folder),
+# each in a fresh Emacs.
+for el in "$here"/pickerd*.el; do
+    name="$(basename "$el" .el)"
+    "$emacs" --batch -Q -L "$here" --eval "(progn (require (quote bytecomp)) (setq byte-compile-error-on-warn t)
+  (let ((byte-compile-dest-file-function (lambda (_) \"$tmp/$name.elc\")))
+    (unless (byte-compile-file \"$el\") (kill-emacs 1))))"
+done
 
 selector="${1:-t}"
 # In the background, so that a SIGTERM/SIGINT to this script runs the cleanup at once.
