@@ -80,6 +80,9 @@ public enum Daemon {
         }
         // Listen first: the socket answers at once, whatever the library's size; the first scan and
         // then inotify keep the index current in the background.
+        let ready = ReadyNotice(fd: config.readyFD)
+        service.whenFirstScanEnds { ready.scanned() }
+        ready.listening()
         service.startLibrary()
         server.run()
         service.stop()

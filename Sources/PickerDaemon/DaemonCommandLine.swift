@@ -14,6 +14,7 @@ public enum DaemonCommandLine {
     public static let usage = """
         Usage: pickerd [--library DIR] [--socket PATH] [--cache-mb N] [--state-dir DIR] [--max-megapixels N]
                       [--memory-mb N] [--workers N] [--no-prefetch] [--no-shared-thumbnails]
+                      [--ready-fd N]
 
         The pickerd photo-picker daemon. Indexes a photo library and serves picker sessions
         to clients (pickerctl, editor plugins, scripts) over a Unix socket. Runs in the
@@ -34,6 +35,8 @@ public enum DaemonCommandLine {
           --no-prefetch        do not render the photos next to a session's current one ahead of time
           --no-shared-thumbnails
                                do not read or write the freedesktop thumbnail cache ($XDG_CACHE_HOME/thumbnails)
+          --ready-fd N         write `listening` to descriptor N once the socket accepts and `scanned` once the
+                               first library scan has ended, then close it (for a supervisor or a script)
           --version            print the version
           -h, --help           show this help
 
@@ -52,6 +55,7 @@ public enum DaemonCommandLine {
         var sharedThumbnails = true
         var workers = WorkerPool.defaultWorkers
         var prefetch = true
+        var readyFD: Int32? = nil
         var i = 0
 
         func value(_ name: String) throws(UsageError) -> String {
@@ -84,6 +88,7 @@ public enum DaemonCommandLine {
             case "--no-shared-thumbnails": sharedThumbnails = false
             case "--workers": workers = try intValue(key, 1...256)
             case "--no-prefetch": prefetch = false
+            case "--ready-fd": readyFD = Int32(try intValue(key, 0...65535))
             default: throw UsageError(message: "unknown option '\(a)'")
             }
             i += 1
@@ -98,6 +103,7 @@ public enum DaemonCommandLine {
         config.memoryMB = memoryMB
         config.workers = workers
         config.prefetch = prefetch
+        config.readyFD = readyFD
         config.indexDirectory = DaemonConfiguration.defaultCacheHome(env).map { $0 + "/pickerd" }
         return .run(config)
     }

@@ -19,6 +19,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var workers: Int = WorkerPool.defaultWorkers
     /// Whether neighbouring photos are rendered ahead while a session looks (`--no-prefetch`).
     public var prefetch = true
+    /// `--ready-fd`: the descriptor told `listening` and `scanned` (nil: none).
+    public var readyFD: Int32?
 
     public init(libraryRoot: String, socketPath: String, cacheMB: Int, stateDirectory: String?, maxMegapixels: Int,
                 thumbnailCacheHome: String?) {

@@ -23,6 +23,9 @@ public final class PickerService: Sendable {
     public let pool: WorkerPool
     /// Renders a session's neighbouring photos while the user looks (`--no-prefetch`).
     let prefetcher: Prefetcher
+    /// Called once, when the first scan of this run has ended (`pickerd --ready-fd`).
+    private let firstScanEnded = Mutex<FirstScanWaiter?>(nil)
+    private struct FirstScanWaiter { let call: @Sendable () -> Void }
 
     public init(configuration: EngineConfiguration, events: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.configuration = configuration
@@ -65,6 +68,15 @@ public final class PickerService: Sendable {
         watcher.start()
     }
 
+    /// Calls `f` once, after the first scan of this run has ended and its library event was sent.
+    public func whenFirstScanEnds(_ f: @escaping @Sendable () -> Void) {
+        firstScanEnded.withLock { $0 = FirstScanWaiter(call: f) }
+    }
+
+    private func endFirstScan() {
+        firstScanEnded.withLock { waiter in defer { waiter = nil }; return waiter }?.call()
+    }
+
     /// Stops watching the library (shutdown).
     public func stopLibrary() {
         watcher.withLock { $0?.stop() }
@@ -81,6 +93,7 @@ public final class PickerService: Sendable {
     /// removed and changed in batches, and the sessions that lost photos. The first scan of a library
     /// nothing was known of names no photos (every one would be "added").
     func libraryUpdated(_ update: LibraryUpdate) {
+        defer { if update.kind != .loadedFromIndex { endFirstScan() } }
         switch update.kind {
         case .loadedFromIndex, .firstScan:
             events(.library(library.info))
