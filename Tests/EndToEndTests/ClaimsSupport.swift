@@ -6,43 +6,43 @@ import PickerSystem
 enum ClaimImages {
     static var script: String { TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/claimimages.py").path }
 
-    private static func run(_ args: [String]) throws -> CommandResult {
-        let r = try runProcess(TestEnvironment.python, [script] + args)
+    private static func run(_ args: [String]) async throws -> CommandResult {
+        let r = try await runProcess(TestEnvironment.python, [script] + args)
         guard r.exitCode == 0 else { throw ImageCheck.CheckError.failed("claimimages \(args): \(r.stderr)") }
         return r
     }
 
     /// A solid-colour picture of `width`x`height`; the format follows the extension.
-    static func solid(_ file: URL, width: Int, height: Int, rgb: (Int, Int, Int)) throws {
-        _ = try run(["solid", file.path, "\(width)", "\(height)", "\(rgb.0)", "\(rgb.1)", "\(rgb.2)"])
+    static func solid(_ file: URL, width: Int, height: Int, rgb: (Int, Int, Int)) async throws {
+        _ = try await run(["solid", file.path, "\(width)", "\(height)", "\(rgb.0)", "\(rgb.1)", "\(rgb.2)"])
     }
 
     /// A grey JPEG whose EXIF DateTimeOriginal is `date` ("YYYY:MM:DD HH:MM:SS").
-    static func dated(_ file: URL, width: Int, height: Int, date: String) throws {
-        _ = try run(["dated", file.path, "\(width)", "\(height)", date])
+    static func dated(_ file: URL, width: Int, height: Int, date: String) async throws {
+        _ = try await run(["dated", file.path, "\(width)", "\(height)", date])
     }
 
     /// The RGB of each pixel (x, y).
-    static func pixels(_ file: URL, _ points: [[Int]]) throws -> [[Int]] {
+    static func pixels(_ file: URL, _ points: [[Int]]) async throws -> [[Int]] {
         let json = String(decoding: try JSONEncoder().encode(points), as: UTF8.self)
-        return try JSONDecoder().decode([[Int]].self, from: try run(["pixels", file.path, json]).stdout)
+        return try await JSONDecoder().decode([[Int]].self, from: try run(["pixels", file.path, json]).stdout)
     }
 }
 
 /// Whether Debian's Python with Pillow is there (the claims tests that judge pictures need it).
 let pillowAvailable: Bool = {
-    (try? runProcess(TestEnvironment.python, ["-c", "import PIL"]).exitCode) == 0
+    (try? runProcessBlocking(TestEnvironment.python, ["-c", "import PIL"]).exitCode) == 0
 }()
 
 
 /// Polls `condition` every 25 ms for at most `seconds`; whether it became true (a bound, not a timing check).
-func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+func eventually(within seconds: Double = 10, _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
-        if try condition() { return true }
-        usleep(25_000)
+        if try await condition() { return true }
+        await pause(25_000)
     }
-    return try condition()
+    return try await condition()
 }
 
 /// A `pickerd` started exactly as given (no `--socket`, `--library` or `--state-dir` added), for
@@ -91,15 +91,15 @@ final class BareDaemon {
 }
 
 /// Runs pickerctl with exactly `environment` (no `--socket` added), optionally as another uid.
-func bareCtl(_ args: [String], environment: [String: String], asUID: uid_t? = nil) throws -> CommandResult {
+func bareCtl(_ args: [String], environment: [String: String], asUID: uid_t? = nil) async throws -> CommandResult {
     let (exe, full) = BareDaemon.command(TestEnvironment.pickerctl.path, args, asUID: asUID)
-    return try runProcess(exe, full, environment: environment)
+    return try await runProcess(exe, full, environment: environment)
 }
 
 /// A short private folder under /tmp (socket paths must fit in 107 bytes), removed when released.
 final class ScratchDirectory {
     let url: URL
-    init() throws {
+    init() async throws {
         url = URL(fileURLWithPath: "/tmp/pkc-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }

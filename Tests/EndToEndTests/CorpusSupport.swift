@@ -9,10 +9,10 @@ final class CorpusDaemon: @unchecked Sendable {
     let connection: PickerConnection
     let session: String
 
-    init(entries: [ManifestEntry], width: Int, height: Int?) throws {
-        library = try TemporaryLibrary()
+    init(entries: [ManifestEntry], width: Int, height: Int?) async throws {
+        library = try await TemporaryLibrary()
         for e in entries { try library.add(e.url, album: e.category) }
-        daemon = try LiveDaemon(library: library.url)
+        daemon = try await LiveDaemon(library: library.url)
         connection = try PickerConnection(socketPath: daemon.socketPath, clientName: "corpus-test")
         session = "corpus"
         _ = try connection.call(.sessionNew(NewSession(name: session, width: width, height: height)))

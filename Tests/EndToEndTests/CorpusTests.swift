@@ -7,10 +7,10 @@ import Testing
 @Suite(.serialized) struct CorpusTests {
     static let pane = (256, 256)
 
-    @Test func everyManifestFileGetsAnImageOrAClearErrorAndTheDaemonKeepsServing() throws {
+    @Test func everyManifestFileGetsAnImageOrAClearErrorAndTheDaemonKeepsServing() async throws {
         let entries = TestEnvironment.manifest
         #expect(!entries.isEmpty, "manifest not found")
-        let corpus = try CorpusDaemon(entries: entries, width: Self.pane.0, height: Self.pane.1)
+        let corpus = try await CorpusDaemon(entries: entries, width: Self.pane.0, height: Self.pane.1)
         var listedByAlbum: [String: Set<String>] = [:]
         for category in Set(entries.map(\.category)) {
             listedByAlbum[category] = try corpus.photoNames(album: category)
@@ -57,17 +57,17 @@ import Testing
                 Issue.record("unknown expectation \(e.expect) for \(e)")
             }
         }
-        #expect(try corpus.daemon.ctl("ping").exitCode == 0)
+        await #expect(try corpus.daemon.ctl("ping").exitCode == 0)
         print("corpus (\(TestEnvironment.corpus.isFull ? "full" : "fixtures")): \(entries.count) files, \(counts)")
     }
 }
 
 /// Orientation: every file comes out upright, judged by Pillow's exif_transpose of the same file.
 @Suite(.serialized) struct OrientationTests {
-    @Test func everyOrientationFileComesOutUpright() throws {
+    @Test func everyOrientationFileComesOutUpright() async throws {
         let entries = TestEnvironment.manifest.filter { $0.category == "exif-orientation" }
         #expect(!entries.isEmpty)
-        let corpus = try CorpusDaemon(entries: entries, width: 300, height: 300)
+        let corpus = try await CorpusDaemon(entries: entries, width: 300, height: 300)
         let landscapeReference = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg")
         let hopperReference = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/hopper_reference.webp")
         for e in entries {
@@ -78,14 +78,14 @@ import Testing
             let out = corpus.daemon.directory.appendingPathComponent("\(e.fileName).png")
             try Data(img.data).write(to: out)
             let asStored = e.expect == "decode-as-stored"
-            let selfMad = try ImageCheck.compare(out, e.url, upright: !asStored)
+            let selfMad = try await ImageCheck.compare(out, e.url, upright: !asStored)
             #expect(selfMad < 6, "\(e): mean difference \(selfMad) from the upright original")
             if e.fileName.hasPrefix("Landscape_") {
-                let mad = try ImageCheck.compare(out, landscapeReference, upright: false)
+                let mad = try await ImageCheck.compare(out, landscapeReference, upright: false)
                 #expect(mad < 6, "\(e): differs from Landscape_1 by \(mad)")
             }
             if e.fileName.hasPrefix("hopper_orientation") {
-                let mad = try ImageCheck.compare(out, hopperReference, upright: false)
+                let mad = try await ImageCheck.compare(out, hopperReference, upright: false)
                 #expect(mad < 6, "\(e): differs from the hopper reference by \(mad)")
             }
         }
@@ -94,10 +94,10 @@ import Testing
 
 /// Camera photos fit the pane exactly and look like the photo.
 @Suite(.serialized) struct CameraPhotoTests {
-    @Test func cameraPhotosFitThePaneAndMatchAnIndependentDownscale() throws {
+    @Test func cameraPhotosFitThePaneAndMatchAnIndependentDownscale() async throws {
         let entries = TestEnvironment.manifest.filter { $0.category == "camera-photos" }
         #expect(!entries.isEmpty)
-        let corpus = try CorpusDaemon(entries: entries, width: 600, height: 400)
+        let corpus = try await CorpusDaemon(entries: entries, width: 600, height: 400)
         for e in entries {
             guard let display = e.display else { continue }
             let img = try corpus.render(e).get()
@@ -105,7 +105,7 @@ import Testing
             #expect(close((img.width, img.height), want), "\(e): \(img.width)x\(img.height) vs \(want)")
             let out = corpus.daemon.directory.appendingPathComponent("\(e.fileName).png")
             try Data(img.data).write(to: out)
-            let c = try ImageCheck.comparison(out, e.url, upright: true)
+            let c = try await ImageCheck.comparison(out, e.url, upright: true)
             #expect(c.mad < 4, "\(e): mean difference \(c.mad) from Pillow's Lanczos downscale")
             #expect(c.edge_mad < 10, "\(e): border rows/columns differ by \(c.edge_mad): dark or smeared edges")
         }

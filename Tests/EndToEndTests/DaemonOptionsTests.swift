@@ -4,10 +4,10 @@ import Testing
 /// README's pickerd options and defaults, each seen from outside: `--max-megapixels`, the library
 /// root (`--library`, `$PICKER_LIBRARY`, the XDG pictures folder, `~/Pictures`), `--state-dir`
 /// and `$XDG_STATE_HOME`, `PICKERD_LOG_LEVEL`, `--cache-mb`.
-@Suite(.timeLimit(.minutes(2))) struct DaemonOptionsTests {
+@Suite(.timeLimit(.minutes(15))) struct DaemonOptionsTests {
     let scratch: ScratchDirectory
 
-    init() throws { scratch = try ScratchDirectory() }
+    init() async throws { scratch = try await ScratchDirectory() }
 
     private func folder(_ name: String) throws -> URL {
         let url = scratch.url.appendingPathComponent(name)
@@ -22,41 +22,41 @@ import Testing
     // MARK: --max-megapixels
 
     @Test(.enabled(if: pillowAvailable, "needs /usr/bin/python3 with Pillow to make the photos"))
-    func photoAboveMaxMegapixelsIsRefusedWithTheErrorAndOthersAreServed() throws {
-        let library = try TemporaryLibrary()
+    func photoAboveMaxMegapixelsIsRefusedWithTheErrorAndOthersAreServed() async throws {
+        let library = try await TemporaryLibrary()
         let album = library.url.appendingPathComponent("A")
         try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
-        try ClaimImages.solid(album.appendingPathComponent("big.jpg"), width: 1200, height: 1000, rgb: (200, 50, 50))  // 1.2 Mpx
-        try ClaimImages.solid(album.appendingPathComponent("small.jpg"), width: 900, height: 1000, rgb: (50, 200, 50))  // 0.9 Mpx
-        let capped = try LiveDaemon(library: library.url, extraArguments: ["--max-megapixels", "1"])
-        _ = try capped.ctl("session", "new", "--width", "300")
-        _ = try capped.ctl("select-album", "A")
-        _ = try capped.ctl("select-photo", "big.jpg")
-        let refused = try capped.ctl("get-image", "-o", capped.directory.appendingPathComponent("big.png").path)
+        try await ClaimImages.solid(album.appendingPathComponent("big.jpg"), width: 1200, height: 1000, rgb: (200, 50, 50))  // 1.2 Mpx
+        try await ClaimImages.solid(album.appendingPathComponent("small.jpg"), width: 900, height: 1000, rgb: (50, 200, 50))  // 0.9 Mpx
+        let capped = try await LiveDaemon(library: library.url, extraArguments: ["--max-megapixels", "1"])
+        _ = try await capped.ctl("session", "new", "--width", "300")
+        _ = try await capped.ctl("select-album", "A")
+        _ = try await capped.ctl("select-photo", "big.jpg")
+        let refused = try await capped.ctl("get-image", "-o", capped.directory.appendingPathComponent("big.png").path)
         #expect(refused.exitCode == 1, "\(refused)")
         #expect(refused.stderr.contains("big.jpg: image too large: 1200x1000 (1.2 Mpx) exceeds the limit of 1.0 Mpx"), "\(refused.stderr)")
-        _ = try capped.ctl("select-photo", "small.jpg")
-        #expect(try capped.ctl("get-image", "-o", capped.directory.appendingPathComponent("small.png").path).exitCode == 0)
-        #expect(try capped.ctl("ping").exitCode == 0, "the daemon goes on serving")
+        _ = try await capped.ctl("select-photo", "small.jpg")
+        await #expect(try capped.ctl("get-image", "-o", capped.directory.appendingPathComponent("small.png").path).exitCode == 0)
+        await #expect(try capped.ctl("ping").exitCode == 0, "the daemon goes on serving")
         // The default (200 Mpx) serves the same photo.
-        let uncapped = try LiveDaemon(library: library.url)
-        _ = try uncapped.ctl("session", "new", "--width", "300")
-        _ = try uncapped.ctl("select-album", "A")
-        _ = try uncapped.ctl("select-photo", "big.jpg")
-        let served = try uncapped.ctl("get-image", "-o", uncapped.directory.appendingPathComponent("big.png").path)
+        let uncapped = try await LiveDaemon(library: library.url)
+        _ = try await uncapped.ctl("session", "new", "--width", "300")
+        _ = try await uncapped.ctl("select-album", "A")
+        _ = try await uncapped.ctl("select-photo", "big.jpg")
+        let served = try await uncapped.ctl("get-image", "-o", uncapped.directory.appendingPathComponent("big.png").path)
         #expect(served.exitCode == 0, "\(served)")
     }
 
     // MARK: library root
 
     /// Starts pickerd with only `environment` (and a private socket and state folder); the library root it reports.
-    private func libraryRoot(environment: [String: String], arguments: [String] = []) throws -> String? {
+    private func libraryRoot(environment: [String: String], arguments: [String] = []) async throws -> String? {
         let socket = scratch.path("lib-\(UUID().uuidString.prefix(6)).sock")
         let daemon = try BareDaemon(arguments: ["--socket", socket, "--state-dir", scratch.path("state"), "--no-shared-thumbnails"] + arguments,
                                     environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }, logDirectory: scratch.url)
         var info: [String: Any] = [:]
-        _ = try eventually {
-            let r = try bareCtl(["--socket", socket, "library", "--json"], environment: [:])
+        _ = try await eventually {
+            let r = try await bareCtl(["--socket", socket, "library", "--json"], environment: [:])
             info = json(r)
             return r.exitCode == 0 || !daemon.isRunning
         }
@@ -64,7 +64,7 @@ import Testing
         return info["root"] as? String
     }
 
-    @Test func libraryRootFollowsOptionThenPickerLibraryThenXDGPicturesThenHomePictures() throws {
+    @Test func libraryRootFollowsOptionThenPickerLibraryThenXDGPicturesThenHomePictures() async throws {
         let home = try folder("home")
         let fromOption = try folder("option"), fromVariable = try folder("variable")
         let pictures = try folder("home/Pictures"), photos = try folder("home/Photos")
@@ -72,27 +72,27 @@ import Testing
         try "# written by xdg-user-dirs-update\nXDG_PICTURES_DIR=\"$HOME/Photos\"\n"
             .write(to: config.appendingPathComponent("user-dirs.dirs"), atomically: true, encoding: .utf8)
         let all = ["HOME": home.path, "PICKER_LIBRARY": fromVariable.path, "XDG_CONFIG_HOME": config.path]
-        #expect(try libraryRoot(environment: all, arguments: ["--library", fromOption.path]) == fromOption.path)
-        #expect(try libraryRoot(environment: all) == fromVariable.path)
+        await #expect(try libraryRoot(environment: all, arguments: ["--library", fromOption.path]) == fromOption.path)
+        await #expect(try libraryRoot(environment: all) == fromVariable.path)
         var noVariable = all
         noVariable["PICKER_LIBRARY"] = nil
-        #expect(try libraryRoot(environment: noVariable) == photos.path, "XDG_PICTURES_DIR from $XDG_CONFIG_HOME/user-dirs.dirs")
-        #expect(try libraryRoot(environment: ["HOME": home.path]) == pictures.path, "~/Pictures without user-dirs.dirs")
+        await #expect(try libraryRoot(environment: noVariable) == photos.path, "XDG_PICTURES_DIR from $XDG_CONFIG_HOME/user-dirs.dirs")
+        await #expect(try libraryRoot(environment: ["HOME": home.path]) == pictures.path, "~/Pictures without user-dirs.dirs")
     }
 
     // MARK: state folder
 
-    @Test func sessionsAreSavedInStateDirElseUnderXDGStateHome() throws {
-        let library = try TemporaryLibrary()
+    @Test func sessionsAreSavedInStateDirElseUnderXDGStateHome() async throws {
+        let library = try await TemporaryLibrary()
         try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A")
         let state = try folder("chosen-state")
-        let daemon = try LiveDaemon(library: library.url, stateDirectory: state)
-        #expect(try daemon.ctl("session", "new", "kept", "--width", "321").exitCode == 0)
+        let daemon = try await LiveDaemon(library: library.url, stateDirectory: state)
+        await #expect(try daemon.ctl("session", "new", "kept", "--width", "321").exitCode == 0)
         #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("sessions.json").path))
-        daemon.stop()
-        try daemon.start()
-        #expect(try daemon.ctl("session", "show", "kept").stdoutText.contains("321"), "restored from --state-dir")
-        daemon.stop()
+        await daemon.stop()
+        try await daemon.start()
+        await #expect(try daemon.ctl("session", "show", "kept").stdoutText.contains("321"), "restored from --state-dir")
+        await daemon.stop()
 
         // No --state-dir: $XDG_STATE_HOME/pickerd.
         let stateHome = try folder("state-home")
@@ -100,8 +100,8 @@ import Testing
         let bare = try BareDaemon(arguments: ["--library", library.url.path, "--socket", socket, "--no-shared-thumbnails"],
                                   environment: ["PATH": "/usr/bin:/bin", "HOME": scratch.url.path, "XDG_STATE_HOME": stateHome.path],
                                   logDirectory: scratch.url)
-        _ = try eventually { try bareCtl(["--socket", socket, "ping"], environment: [:]).exitCode == 0 || !bare.isRunning }
-        #expect(try bareCtl(["--socket", socket, "session", "new", "x", "--width", "200"], environment: [:]).exitCode == 0)
+        _ = try await eventually { try await bareCtl(["--socket", socket, "ping"], environment: [:]).exitCode == 0 || !bare.isRunning }
+        await #expect(try bareCtl(["--socket", socket, "session", "new", "x", "--width", "200"], environment: [:]).exitCode == 0)
         #expect(bare.stop() == 0)
         let saved = (try? String(contentsOf: stateHome.appendingPathComponent("pickerd/sessions.json"), encoding: .utf8)) ?? ""
         #expect(saved.contains("\"x\""), "sessions.json under $XDG_STATE_HOME/pickerd: \(saved)")
@@ -109,14 +109,14 @@ import Testing
 
     // MARK: log level
 
-    @Test func debugLinesAppearOnlyAtLogLevelDebug() throws {
-        let library = try TemporaryLibrary()
+    @Test func debugLinesAppearOnlyAtLogLevelDebug() async throws {
+        let library = try await TemporaryLibrary()
         try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A")
         var logs: [String: String] = [:]
         for level in ["debug", "info", "error"] {
-            let daemon = try LiveDaemon(library: library.url, extraEnvironment: ["PICKERD_LOG_LEVEL": level])
-            #expect(try daemon.ctl("albums").exitCode == 0)
-            daemon.stop()
+            let daemon = try await LiveDaemon(library: library.url, extraEnvironment: ["PICKERD_LOG_LEVEL": level])
+            await #expect(try daemon.ctl("albums").exitCode == 0)
+            await daemon.stop()
             logs[level] = daemon.log
         }
         let debug = logs["debug"] ?? "", info = logs["info"] ?? "", error = logs["error"] ?? ""
@@ -146,38 +146,38 @@ import Testing
     }
 
     /// The centre colour of get-image's picture, red or blue.
-    private func servedColour(_ daemon: LiveDaemon, _ name: String) throws -> [Int] {
+    private func servedColour(_ daemon: LiveDaemon, _ name: String) async throws -> [Int] {
         let out = daemon.directory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(4)).png")
-        let r = try daemon.ctl("get-image", "-o", out.path)
+        let r = try await daemon.ctl("get-image", "-o", out.path)
         #expect(r.exitCode == 0, "\(r)")
-        return try ClaimImages.pixels(out, [[50, 40]]).first ?? []
+        return try await ClaimImages.pixels(out, [[50, 40]]).first ?? []
     }
 
     @Test(.enabled(if: pillowAvailable, "needs /usr/bin/python3 with Pillow to make and read the pictures"))
-    func repeatedGetImageIsServedFromTheCacheUnlessCacheMbIsZero() throws {
+    func repeatedGetImageIsServedFromTheCacheUnlessCacheMbIsZero() async throws {
         for cacheMB in ["256", "0"] {
-            let library = try TemporaryLibrary()
+            let library = try await TemporaryLibrary()
             let album = try folder("cache-\(cacheMB)")
             let photo = album.appendingPathComponent("p.png"), blue = album.appendingPathComponent("blue.png")
-            try ClaimImages.solid(photo, width: 100, height: 80, rgb: (255, 0, 0))
-            try ClaimImages.solid(blue, width: 100, height: 80, rgb: (0, 0, 255))  // uncompressed: the same byte count
+            try await ClaimImages.solid(photo, width: 100, height: 80, rgb: (255, 0, 0))
+            try await ClaimImages.solid(blue, width: 100, height: 80, rgb: (0, 0, 255))  // uncompressed: the same byte count
             try FileManager.default.createDirectory(at: library.url.appendingPathComponent("A"), withIntermediateDirectories: true)
             let inLibrary = library.url.appendingPathComponent("A/p.png")
             try FileManager.default.copyItem(at: photo, to: inLibrary)
-            let daemon = try LiveDaemon(library: library.url, extraArguments: ["--cache-mb", cacheMB])
-            _ = try daemon.ctl("session", "new", "--width", "100")
-            _ = try daemon.ctl("select-album", "A")
-            _ = try daemon.ctl("select-photo", "p.png")
-            #expect(try servedColour(daemon, "first") == [255, 0, 0])
+            let daemon = try await LiveDaemon(library: library.url, extraArguments: ["--cache-mb", cacheMB])
+            _ = try await daemon.ctl("session", "new", "--width", "100")
+            _ = try await daemon.ctl("select-album", "A")
+            _ = try await daemon.ctl("select-photo", "p.png")
+            await #expect(try servedColour(daemon, "first") == [255, 0, 0])
             try overwriteKeepingVersion(inLibrary, with: blue)
-            let second = try servedColour(daemon, "second")
+            let second = try await servedColour(daemon, "second")
             if cacheMB == "0" {
                 #expect(second == [0, 0, 255], "--cache-mb 0 keeps nothing: the file is decoded again")
             } else {
                 #expect(second == [255, 0, 0], "the repeated request is served from the cache")
                 let fresh = daemon.directory.appendingPathComponent("fresh.png")
-                #expect(try daemon.ctl("get-image", "--no-cache", "-o", fresh.path).exitCode == 0)
-                #expect(try ClaimImages.pixels(fresh, [[50, 40]]).first == [0, 0, 255], "--no-cache bypasses it")
+                await #expect(try daemon.ctl("get-image", "--no-cache", "-o", fresh.path).exitCode == 0)
+                await #expect(try ClaimImages.pixels(fresh, [[50, 40]]).first == [0, 0, 255], "--no-cache bypasses it")
             }
         }
     }

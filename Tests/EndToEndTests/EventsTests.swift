@@ -4,17 +4,17 @@ import PickerProtocol
 import Testing
 
 /// Events and cancellation on the wire, and `pickerctl watch`.
-@Suite(.timeLimit(.minutes(3))) struct EventsTests {
+@Suite(.timeLimit(.minutes(15))) struct EventsTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         let corpus = TestEnvironment.corpus.root
         try library.add(corpus.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "Trip")
         try library.add(corpus.appendingPathComponent("exif-orientation/Landscape_3.jpg"), album: "Trip")
         try library.add(corpus.appendingPathComponent("exif-orientation/Landscape_8.jpg"), album: "Other")
-        daemon = try LiveDaemon(library: library.url)
+        daemon = try await LiveDaemon(library: library.url)
     }
 
     /// Reads replies and events until `count` replies have arrived.
@@ -28,22 +28,22 @@ import Testing
         return (replies, events)
     }
 
-    @Test func sessionEventsArriveInOrderAndOnlyForTheSubscribedSession() throws {
+    @Test func sessionEventsArriveInOrderAndOnlyForTheSubscribedSession() async throws {
         let listener = try PickerConnection(socketPath: daemon.socketPath, clientName: "listener")
         let sub = try listener.send(.subscribe(Subscription(session: "s1", library: false)))
         #expect(try listener.receive(id: sub) == .subscribed(Subscription(session: "s1", library: false)))
 
         for args in [["session", "new", "s1", "--width", "300"], ["session", "new", "s2", "--width", "300"]] {
-            #expect(try daemon.ctl(args: args).exitCode == 0)
+            await #expect(try daemon.ctl(args: args).exitCode == 0)
         }
         for s in ["s2", "s1"] {
-            #expect(try daemon.ctl("select-album", "Trip", session: s).exitCode == 0)
-            #expect(try daemon.ctl("select-photo", "--index", "2", session: s).exitCode == 0)
+            await #expect(try daemon.ctl("select-album", "Trip", session: s).exitCode == 0)
+            await #expect(try daemon.ctl("select-photo", "--index", "2", session: s).exitCode == 0)
         }
-        #expect(try daemon.ctl("select-photo", "--index", "2", session: "s1").exitCode == 0)  // no change: no event
-        #expect(try daemon.ctl("toggle", "--index", "1", session: "s1").exitCode == 0)
-        #expect(try daemon.ctl("session", "resize", "--width", "400", "--height", "300", session: "s1").exitCode == 0)
-        #expect(try daemon.ctl("session", "close", "s1").exitCode == 0)
+        await #expect(try daemon.ctl("select-photo", "--index", "2", session: "s1").exitCode == 0)  // no change: no event
+        await #expect(try daemon.ctl("toggle", "--index", "1", session: "s1").exitCode == 0)
+        await #expect(try daemon.ctl("session", "resize", "--width", "400", "--height", "300", session: "s1").exitCode == 0)
+        await #expect(try daemon.ctl("session", "close", "s1").exitCode == 0)
 
         // A ping after everything: its reply arrives after every event already sent.
         let ping = try listener.send(.ping)
@@ -82,7 +82,7 @@ import Testing
     /// Deterministic on any machine: four image requests on other sessions fill the connection's
     /// image slots, so the fifth waits; the cancel comes in the same write, and the daemon acts on
     /// a whole read before it learns that any work finished, so the fifth is still waiting.
-    @Test func cancelledRequestGetsCancelledAndNoImage() throws {
+    @Test func cancelledRequestGetsCancelledAndNoImage() async throws {
         let fillers = try fillerSessions("cf", count: Self.imageWorkPerConnection)
         try pointAtFirstPhoto("c", width: 300, height: 200)
         let conn = try RawConnection(socketPath: daemon.socketPath, clientName: "canceller")
@@ -122,7 +122,7 @@ import Testing
 
     /// Deterministic the same way: with the image slots full, three requests on one session all
     /// wait, so each newer one supersedes the one before it and only the newest is rendered.
-    @Test func newerImageRequestSupersedesAWaitingOlderOne() throws {
+    @Test func newerImageRequestSupersedesAWaitingOlderOne() async throws {
         let fillers = try fillerSessions("uf", count: Self.imageWorkPerConnection)
         try pointAtFirstPhoto("u", width: 320, height: 240)
         let conn = try RawConnection(socketPath: daemon.socketPath, clientName: "superseder")
@@ -145,8 +145,8 @@ import Testing
         }
     }
 
-    @Test func watchPrintsOneLinePerEventUntilInterrupted() throws {
-        #expect(try daemon.ctl("session", "new", "w", "--width", "300").exitCode == 0)
+    @Test func watchPrintsOneLinePerEventUntilInterrupted() async throws {
+        await #expect(try daemon.ctl("session", "new", "w", "--width", "300").exitCode == 0)
         let out = daemon.directory.appendingPathComponent("watch.out")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         let watcher = try spawnProcess(TestEnvironment.pickerctl.path,
@@ -158,19 +158,19 @@ import Testing
         // Wait until it has subscribed (its connection is up): a change then must show.
         var lines: [String] = []
         for attempt in 0..<500 {
-            if attempt % 10 == 0 { _ = try daemon.ctl("select-album", attempt % 20 == 0 ? "Trip" : "Other", session: "w") }
-            usleep(20_000)
+            if attempt % 10 == 0 { _ = try await daemon.ctl("select-album", attempt % 20 == 0 ? "Trip" : "Other", session: "w") }
+            await pause(20_000)
             lines = (try String(contentsOf: out, encoding: .utf8)).split(separator: "\n").map(String.init)
             if !lines.isEmpty { break }
         }
-        #expect(try daemon.ctl("select-photo", "--index", "1", session: "w").exitCode == 0)
+        await #expect(try daemon.ctl("select-photo", "--index", "1", session: "w").exitCode == 0)
         for _ in 0..<500 {
             lines = (try String(contentsOf: out, encoding: .utf8)).split(separator: "\n").map(String.init)
             if lines.contains(where: { $0.contains("\"event\":\"photo\"") }) { break }
-            usleep(20_000)
+            await pause(20_000)
         }
         kill(watcher, SIGINT)
-        let code = waitForExit(watcher)
+        let code = await exitStatus(of: watcher)
         watcherExit = code
         #expect(code == 0 || code == 130, "watch ends on SIGINT: exit \(code)")
         #expect(lines.contains { $0.contains("\"event\":\"album\"") && $0.contains("\"session\":\"w\"") }, "\(lines)")
@@ -180,7 +180,7 @@ import Testing
         }
     }
 
-    @Test func libraryEventsFollowPhotosAddedOnDisk() throws {
+    @Test func libraryEventsFollowPhotosAddedOnDisk() async throws {
         let listener = try PickerConnection(socketPath: daemon.socketPath, clientName: "lib-listener")
         guard case .libraryInfo(let initial) = try listener.call(.libraryInfo) else {
             Issue.record("no library info")
@@ -191,14 +191,14 @@ import Testing
         // Listings rescan when the last scan is older than 5 s.
         var found = false
         for _ in 0..<300 where !found {
-            _ = try daemon.ctl("albums")
+            _ = try await daemon.ctl("albums")
             let ping = try listener.send(.ping)
             while true {
                 let f = try listener.nextFrame()
                 if f.isEvent, case .library(let info) = try Event(frame: f) { found = info.photoCount == initial.photoCount + 1 }
                 if f.requestID == ping && !f.isEvent { break }
             }
-            if !found { usleep(100_000) }
+            if !found { await pause(100_000) }
         }
         #expect(found, "a library event after the new photo")
     }

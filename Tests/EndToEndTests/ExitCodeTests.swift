@@ -2,15 +2,15 @@ import Foundation
 import Testing
 
 /// pickerctl's exit codes 0–5 and its one-line errors, each produced the way a user would.
-@Suite(.timeLimit(.minutes(2))) struct ExitCodeTests {
+@Suite(.timeLimit(.minutes(15))) struct ExitCodeTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A")
-        daemon = try LiveDaemon(library: library.url)
-        _ = try daemon.ctl("session", "new", "--width", "200", "--height", "200")
+        daemon = try await LiveDaemon(library: library.url)
+        _ = try await daemon.ctl("session", "new", "--width", "200", "--height", "200")
     }
 
     private func expectError(_ r: CommandResult, code: Int32, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -21,45 +21,45 @@ import Testing
         #expect(r.stderr.contains(text), "\(r.stderr)", sourceLocation: sourceLocation)
     }
 
-    @Test func okIsZero() throws {
-        let r = try daemon.ctl("ping")
+    @Test func okIsZero() async throws {
+        let r = try await daemon.ctl("ping")
         #expect(r.exitCode == 0)
         #expect(r.stdoutText.hasPrefix("pickerd "))
     }
 
-    @Test func usageErrorsAreTwoAndNeverTouchTheSocket() throws {
+    @Test func usageErrorsAreTwoAndNeverTouchTheSocket() async throws {
         // A socket path nobody listens on: usage errors must be reported before connecting (not 5).
         let nowhere = ["--socket", "/tmp/pk-nowhere-\(UUID().uuidString.prefix(6)).sock"]
         let ctl = TestEnvironment.pickerctl.path
-        expectError(try runProcess(ctl, nowhere + ["frobnicate"]), code: 2, mentioning: "unknown command")
-        expectError(try runProcess(ctl, nowhere + ["session", "new", "--width", "5"]), code: 2, mentioning: "16…8192")
-        expectError(try runProcess(ctl, nowhere + ["session", "new", "--width", "9000"]), code: 2, mentioning: "16…8192")
-        expectError(try runProcess(ctl, nowhere + ["session", "new"]), code: 2, mentioning: "--width")
-        expectError(try runProcess(ctl, nowhere + ["get-image", "--format", "gif", "-o", "/dev/null"]), code: 2, mentioning: "png, jpeg, webp")
-        expectError(try runProcess(ctl, nowhere + ["select-album"]), code: 2, mentioning: "--index")
-        expectError(try runProcess(ctl, nowhere + ["status", "--bogus"]), code: 2, mentioning: "unknown option")
+        await expectError(try runProcess(ctl, nowhere + ["frobnicate"]), code: 2, mentioning: "unknown command")
+        await expectError(try runProcess(ctl, nowhere + ["session", "new", "--width", "5"]), code: 2, mentioning: "16…8192")
+        await expectError(try runProcess(ctl, nowhere + ["session", "new", "--width", "9000"]), code: 2, mentioning: "16…8192")
+        await expectError(try runProcess(ctl, nowhere + ["session", "new"]), code: 2, mentioning: "--width")
+        await expectError(try runProcess(ctl, nowhere + ["get-image", "--format", "gif", "-o", "/dev/null"]), code: 2, mentioning: "png, jpeg, webp")
+        await expectError(try runProcess(ctl, nowhere + ["select-album"]), code: 2, mentioning: "--index")
+        await expectError(try runProcess(ctl, nowhere + ["status", "--bogus"]), code: 2, mentioning: "unknown option")
     }
 
-    @Test func nothingSelectedIsThree() throws {
-        expectError(try daemon.ctl("get-image", "-o", daemon.directory.appendingPathComponent("none.png").path), code: 3, mentioning: "no photo selected")
-        expectError(try daemon.ctl("photos"), code: 3, mentioning: "no album selected")
+    @Test func nothingSelectedIsThree() async throws {
+        await expectError(try daemon.ctl("get-image", "-o", daemon.directory.appendingPathComponent("none.png").path), code: 3, mentioning: "no photo selected")
+        await expectError(try daemon.ctl("photos"), code: 3, mentioning: "no album selected")
     }
 
-    @Test func missingThingsAreFour() throws {
-        expectError(try daemon.ctl("select-album", "Nope"), code: 4, mentioning: "Nope")
-        expectError(try daemon.ctl("select-album", "--index", "99"), code: 4, mentioning: "99")
-        _ = try daemon.ctl("select-album", "A")
-        expectError(try daemon.ctl("select-photo", "nope.jpg"), code: 4, mentioning: "nope.jpg")
-        expectError(try daemon.ctl("status", session: "ghost"), code: 4, mentioning: "ghost")
+    @Test func missingThingsAreFour() async throws {
+        await expectError(try daemon.ctl("select-album", "Nope"), code: 4, mentioning: "Nope")
+        await expectError(try daemon.ctl("select-album", "--index", "99"), code: 4, mentioning: "99")
+        _ = try await daemon.ctl("select-album", "A")
+        await expectError(try daemon.ctl("select-photo", "nope.jpg"), code: 4, mentioning: "nope.jpg")
+        await expectError(try daemon.ctl("status", session: "ghost"), code: 4, mentioning: "ghost")
     }
 
-    @Test func unreachableDaemonIsFive() throws {
-        let r = try runProcess(TestEnvironment.pickerctl.path, ["--socket", "/tmp/pk-none-\(UUID().uuidString.prefix(6)).sock", "ping"])
+    @Test func unreachableDaemonIsFive() async throws {
+        let r = try await runProcess(TestEnvironment.pickerctl.path, ["--socket", "/tmp/pk-none-\(UUID().uuidString.prefix(6)).sock", "ping"])
         expectError(r, code: 5, mentioning: "cannot reach pickerd")
     }
 
-    @Test func otherErrorsAreOne() throws {
-        expectError(try daemon.ctl("session", "new", "--width", "100"), code: 1, mentioning: "already exists")
+    @Test func otherErrorsAreOne() async throws {
+        await expectError(try daemon.ctl("session", "new", "--width", "100"), code: 1, mentioning: "already exists")
     }
 
     /// The command names of `pickerctl --help`'s "Commands:" block, which pickerctl prints from its
@@ -73,8 +73,8 @@ import Testing
             .filter { !$0.isEmpty }
     }
 
-    @Test func helpIsAvailableForEveryCommand() throws {
-        let overview = try daemon.ctl("--help")
+    @Test func helpIsAvailableForEveryCommand() async throws {
+        let overview = try await daemon.ctl("--help")
         #expect(overview.exitCode == 0)
         let listed = Self.commandsListedInHelp(overview.stdoutText)
         // A floor, so that a change of layout that lists nothing cannot pass (22 commands today).
@@ -83,15 +83,15 @@ import Testing
             #expect(listed.contains(known), "--help lacks \(known): \(listed)")
         }
         for cmd in listed {
-            let r = try daemon.ctl(args: cmd.split(separator: " ").map(String.init) + ["--help"])
+            let r = try await daemon.ctl(args: cmd.split(separator: " ").map(String.init) + ["--help"])
             #expect(r.exitCode == 0 && r.stdoutText.hasPrefix("Usage: pickerctl [global options] \(cmd)"), "\(cmd): \(r)")
         }
     }
 
-    @Test func optionsAcceptEqualsFormAndDoubleDash() throws {
-        #expect(try daemon.ctl("session", "new", "eq", "--width=120", "--height=80").exitCode == 0)
-        #expect(try daemon.ctl("status", "--json", session: "eq").stdoutText.contains("\"width\":120"))
-        #expect(try daemon.ctl("session", "new", "--width", "50", "--", "-dash").exitCode == 0)
-        #expect(try daemon.ctl("session", "show", "--", "-dash").exitCode == 0)
+    @Test func optionsAcceptEqualsFormAndDoubleDash() async throws {
+        await #expect(try daemon.ctl("session", "new", "eq", "--width=120", "--height=80").exitCode == 0)
+        await #expect(try daemon.ctl("status", "--json", session: "eq").stdoutText.contains("\"width\":120"))
+        await #expect(try daemon.ctl("session", "new", "--width", "50", "--", "-dash").exitCode == 0)
+        await #expect(try daemon.ctl("session", "show", "--", "-dash").exitCode == 0)
     }
 }

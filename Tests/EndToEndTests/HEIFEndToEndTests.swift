@@ -13,21 +13,21 @@ import Testing
         }
     }
 
-    @Test func capabilitiesAdvertiseHEICAndAVIFAsInputOnly() throws {
-        let corpus = try CorpusDaemon(entries: Array(Self.entries.prefix(1)), width: 64, height: 64)
+    @Test func capabilitiesAdvertiseHEICAndAVIFAsInputOnly() async throws {
+        let corpus = try await CorpusDaemon(entries: Array(Self.entries.prefix(1)), width: 64, height: 64)
         let caps = corpus.connection.capabilities
         #expect(caps.inputFormats.contains(.heic) && caps.inputFormats.contains(.avif), "\(caps.inputFormats)")
         #expect(!caps.outputFormats.map(\.rawValue).contains(PhotoFormat.heic.rawValue))
         #expect(!caps.outputFormats.map(\.rawValue).contains(PhotoFormat.avif.rawValue))
     }
 
-    @Test func heifPhotosAreListedWithTheirFormatAndUprightSize() throws {
+    @Test func heifPhotosAreListedWithTheirFormatAndUprightSize() async throws {
         let heif = Self.entries.filter { $0.expect == "decode (future)" }
         try #require(!heif.isEmpty, "the corpus has no HEIF file to decode")
-        let corpus = try CorpusDaemon(entries: heif, width: 300, height: 300)
+        let corpus = try await CorpusDaemon(entries: heif, width: 300, height: 300)
         for album in Set(heif.map(\.category)) {
-            #expect(try corpus.daemon.ctl("select-album", album, session: corpus.session).exitCode == 0)
-            let listing = try corpus.daemon.ctl("photos", "--json", session: corpus.session)
+            await #expect(try corpus.daemon.ctl("select-album", album, session: corpus.session).exitCode == 0)
+            let listing = try await corpus.daemon.ctl("photos", "--json", session: corpus.session)
             try #require(listing.exitCode == 0, "\(listing.stderr)")
             let page = try JSONSerialization.jsonObject(with: listing.stdout) as? [String: Any]
             let rows = try #require(page?["photos"] as? [[String: Any]],
@@ -55,33 +55,33 @@ import Testing
         return out
     }
 
-    func avifDaemon(pane: Int) throws -> CorpusDaemon {
+    func avifDaemon(pane: Int) async throws -> CorpusDaemon {
         let avif = Self.entries.filter { $0.category == "avif" && $0.expect == "decode (future)" }
         try #require(avif.count == 2, "the corpus has not both avif/photo.avif and avif/photo-irot90.avif")
-        return try CorpusDaemon(entries: avif, width: pane, height: pane)
+        return try await CorpusDaemon(entries: avif, width: pane, height: pane)
     }
 
-    @Test func avifWithIrot90IsShownTurnedAnticlockwiseExactlyOnce() throws {
-        let corpus = try avifDaemon(pane: 400)
+    @Test func avifWithIrot90IsShownTurnedAnticlockwiseExactlyOnce() async throws {
+        let corpus = try await avifDaemon(pane: 400)
         let plain = try render(corpus, "avif/photo.avif", pane: 400)
         let turned = try render(corpus, "avif/photo-irot90.avif", pane: 400)
-        let right = try ImageCheck.run(["compare", turned.path, plain.path, "--turn-left"], as: ImageCheck.Comparison.self)
+        let right = try await ImageCheck.run(["compare", turned.path, plain.path, "--turn-left"], as: ImageCheck.Comparison.self)
         #expect(right.mad <= 4, "irot 90 output differs by \(right.mad) from the plain output turned anticlockwise")
         // Turned clockwise instead (three quarter turns anticlockwise): far off, so the test can tell.
-        let wrong = try ImageCheck.run(["compare", turned.path, plain.path, "--turn-left", "--turn-left", "--turn-left"],
+        let wrong = try await ImageCheck.run(["compare", turned.path, plain.path, "--turn-left", "--turn-left", "--turn-left"],
                                        as: ImageCheck.Comparison.self)
         #expect(wrong.mad > 20, "looks the same turned the other way (\(wrong.mad))")
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: reference.path),
                    "needs the full corpus (avif/reference-srgb.png)"))
-    func avifIsShownLikeItsSRGBReference() throws {
-        let corpus = try avifDaemon(pane: 400)
+    func avifIsShownLikeItsSRGBReference() async throws {
+        let corpus = try await avifDaemon(pane: 400)
         let plain = try render(corpus, "avif/photo.avif", pane: 400)
         let turned = try render(corpus, "avif/photo-irot90.avif", pane: 400)
-        let a = try ImageCheck.run(["compare", plain.path, Self.reference.path], as: ImageCheck.Comparison.self)
+        let a = try await ImageCheck.run(["compare", plain.path, Self.reference.path], as: ImageCheck.Comparison.self)
         #expect(a.mad <= 4, "photo.avif: mean difference \(a.mad) from the reference")
-        let b = try ImageCheck.run(["compare", turned.path, Self.reference.path, "--turn-left"],
+        let b = try await ImageCheck.run(["compare", turned.path, Self.reference.path, "--turn-left"],
                                    as: ImageCheck.Comparison.self)
         #expect(b.mad <= 4, "photo-irot90.avif: mean difference \(b.mad) from the reference turned anticlockwise")
     }

@@ -7,31 +7,31 @@ enum ImageCheck {
 
     static var script: String { TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/imagecheck.py").path }
 
-    static func run<T: Decodable>(_ args: [String], as: T.Type) throws -> T {
-        let r = try runProcess(TestEnvironment.python, [script] + args)
+    static func run<T: Decodable>(_ args: [String], as: T.Type) async throws -> T {
+        let r = try await runProcess(TestEnvironment.python, [script] + args)
         guard r.exitCode == 0 else { throw CheckError.failed("imagecheck \(args): \(r.stderr)") }
         return try JSONDecoder().decode(T.self, from: r.stdout)
     }
 
-    static func info(_ file: URL) throws -> Info { try run(["info", file.path], as: Info.self) }
+    static func info(_ file: URL) async throws -> Info { try await run(["info", file.path], as: Info.self) }
 
     /// Mean absolute difference (0…255) of `output` against `reference` scaled to the same size.
-    static func compare(_ output: URL, _ reference: URL, upright: Bool) throws -> Double {
-        try comparison(output, reference, upright: upright).mad
+    static func compare(_ output: URL, _ reference: URL, upright: Bool) async throws -> Double {
+        try await comparison(output, reference, upright: upright).mad
     }
 
-    static func comparison(_ output: URL, _ reference: URL, upright: Bool) throws -> Comparison {
-        try run(["compare", output.path, reference.path] + (upright ? ["--upright"] : []), as: Comparison.self)
+    static func comparison(_ output: URL, _ reference: URL, upright: Bool) async throws -> Comparison {
+        try await run(["compare", output.path, reference.path] + (upright ? ["--upright"] : []), as: Comparison.self)
     }
 
     /// Mean brightness of each rectangle (x, y, w, h).
-    static func regions(_ file: URL, _ boxes: [[Int]]) throws -> [Double] {
+    static func regions(_ file: URL, _ boxes: [[Int]]) async throws -> [Double] {
         let json = String(decoding: try JSONEncoder().encode(boxes), as: UTF8.self)
-        return try run(["regions", file.path, json], as: [Double].self)
+        return try await run(["regions", file.path, json], as: [Double].self)
     }
 
     /// A PNG's text chunks.
-    static func text(_ file: URL) throws -> [String: String] { try run(["text", file.path], as: [String: String].self) }
+    static func text(_ file: URL) async throws -> [String: String] { try await run(["text", file.path], as: [String: String].self) }
 
 
     enum CheckError: Error { case failed(String) }

@@ -7,7 +7,7 @@ let slowTestsEnabled = !(ProcessInfo.processInfo.environment["PICKER_SLOW_TESTS"
 /// README: `make install PREFIX=...` installs the binaries, the systemd user units with their
 /// paths filled in, the docs, and completions for bash, zsh and fish. `make install` builds
 /// release, which takes minutes here, so this test is opt-in: `PICKER_SLOW_TESTS=1`.
-@Suite(.timeLimit(.minutes(10))) struct InstallTests {
+@Suite(.timeLimit(.minutes(15))) struct InstallTests {
     /// Runs `swift` with a private scratch folder, so the release build never waits on the lock of
     /// the `.build` that `swift test` holds; kept under `.build` so a rerun is incremental.
     private static func swiftWrapper(in dir: URL) throws -> URL {
@@ -21,13 +21,13 @@ let slowTestsEnabled = !(ProcessInfo.processInfo.environment["PICKER_SLOW_TESTS"
 
     @Test(.enabled(if: slowTestsEnabled && FileManager.default.isExecutableFile(atPath: "/usr/bin/make"),
                    "opt-in (PICKER_SLOW_TESTS=1): make install builds release (~50 s cold here)"))
-    func makeInstallFillsInTheUnitsAndInstallsRunnableBinariesAndCompletions() throws {
-        let scratch = try ScratchDirectory()
+    func makeInstallFillsInTheUnitsAndInstallsRunnableBinariesAndCompletions() async throws {
+        let scratch = try await ScratchDirectory()
         let destdir = scratch.url.appendingPathComponent("dest")
         let prefix = "/opt/pickerd-install-test"
         let swift = try Self.swiftWrapper(in: scratch.url)
         let started = Date()
-        let make = try runProcess("/usr/bin/make", ["-C", TestEnvironment.packageRoot.path, "install",
+        let make = try await runProcess("/usr/bin/make", ["-C", TestEnvironment.packageRoot.path, "install",
                                                    "PREFIX=\(prefix)", "DESTDIR=\(destdir.path)", "SWIFT=\(swift.path)"])
         print("make install took \(Int(Date().timeIntervalSince(started))) s")
         #expect(make.exitCode == 0, "\(make)")
@@ -37,7 +37,7 @@ let slowTestsEnabled = !(ProcessInfo.processInfo.environment["PICKER_SLOW_TESTS"
         for (binary, version) in [("pickerd", "pickerd 0.1.0"), ("pickerctl", "pickerctl 0.1.0")] {
             let path = root + "/bin/" + binary
             #expect(FileManager.default.isExecutableFile(atPath: path), "\(path)")
-            let r = try runProcess(path, ["--version"])
+            let r = try await runProcess(path, ["--version"])
             #expect(r.exitCode == 0 && r.stdoutText.contains(version), "\(r)")
         }
 
@@ -55,7 +55,7 @@ let slowTestsEnabled = !(ProcessInfo.processInfo.environment["PICKER_SLOW_TESTS"
         // Man pages, generated from the command tables, readable by man.
         for page in ["pickerctl", "pickerd"] {
             let path = root + "/share/man/man1/\(page).1"
-            let shown = try runProcess("/usr/bin/man", ["-l", path], environment: ["PATH": "/usr/bin:/bin", "MANPAGER": "cat"])
+            let shown = try await runProcess("/usr/bin/man", ["-l", path], environment: ["PATH": "/usr/bin:/bin", "MANPAGER": "cat"])
             #expect(shown.exitCode == 0 && shown.stdoutText.contains(page.uppercased() + "(1)"), "\(path): \(shown)")
         }
 
@@ -65,11 +65,11 @@ let slowTestsEnabled = !(ProcessInfo.processInfo.environment["PICKER_SLOW_TESTS"
                            ("fish", "/share/fish/vendor_completions.d/pickerctl.fish")]
         for (shell, path) in completions {
             let installed = (try? String(contentsOfFile: root + path, encoding: .utf8)) ?? ""
-            let printed = try runProcess(TestEnvironment.pickerctl.path, ["completions", shell]).stdoutText
+            let printed = try await runProcess(TestEnvironment.pickerctl.path, ["completions", shell]).stdoutText
             #expect(!installed.isEmpty && installed == printed, "\(shell) completion at \(path)")
         }
         // The bash one loads in a real bash and registers pickerctl.
-        let bash = try runProcess("/bin/bash", ["--norc", "-c", "source '\(root)/share/bash-completion/completions/pickerctl' && complete -p pickerctl"])
+        let bash = try await runProcess("/bin/bash", ["--norc", "-c", "source '\(root)/share/bash-completion/completions/pickerctl' && complete -p pickerctl"])
         #expect(bash.exitCode == 0 && bash.stdoutText.contains("pickerctl"), "\(bash)")
     }
 }

@@ -2,18 +2,18 @@ import Foundation
 import Testing
 
 /// systemd socket activation. (Shell completions: CompletionTests.)
-@Suite(.timeLimit(.minutes(2))) struct IntegrationTests {
+@Suite(.timeLimit(.minutes(15))) struct IntegrationTests {
     let library: TemporaryLibrary
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "Trip")
         try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_3.jpg"), album: "Trip")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate"),
                    "needs systemd-socket-activate"))
-    func socketActivationStartsTheDaemonOnTheFirstConnection() throws {
+    func socketActivationStartsTheDaemonOnTheFirstConnection() async throws {
         let dir = URL(fileURLWithPath: "/tmp/pk-sa-\(UUID().uuidString.prefix(6))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -32,17 +32,17 @@ import Testing
                 _ = waitForExit(activator)
             }
         }
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { await pause(20_000) }
         let before = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(!before.contains("pickerd[info]"), "pickerd must not run before a client connects: \(before)")
-        let r = try runProcess(TestEnvironment.pickerctl.path, ["--socket", socket, "ping"])
+        let r = try await runProcess(TestEnvironment.pickerctl.path, ["--socket", socket, "ping"])
         #expect(r.exitCode == 0, "\(r)")
         #expect(r.stdoutText.hasPrefix("pickerd "))
         let after = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(after.contains("socket activation"), "\(after)")
         // Later clients reach the same daemon.
-        _ = try runProcess(TestEnvironment.pickerctl.path, ["--socket", socket, "session", "new", "sa", "--width", "100"])
-        let s = try runProcess(TestEnvironment.pickerctl.path, ["--socket", socket, "--session", "sa", "status"])
+        _ = try await runProcess(TestEnvironment.pickerctl.path, ["--socket", socket, "session", "new", "sa", "--width", "100"])
+        let s = try await runProcess(TestEnvironment.pickerctl.path, ["--socket", socket, "--session", "sa", "status"])
         #expect(s.exitCode == 0)
     }
 }

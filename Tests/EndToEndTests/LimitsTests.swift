@@ -7,7 +7,7 @@ import Testing
 /// The server's limits that keep one client from starving the rest (Sources/PickerDaemon/ServerLimits.swift):
 /// a half-received frame times out, too many requests in flight get `too_busy`, too many
 /// connections get `too_busy`, and a client that stops reading is no longer read from.
-@Suite(.timeLimit(.minutes(3))) struct LimitsTests {
+@Suite(.timeLimit(.minutes(15))) struct LimitsTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 
@@ -19,10 +19,10 @@ import Testing
     /// busy cores (the daemon's timer is checked on its loop's wake-ups).
     static let latestClose = Duration.seconds(30)
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A")
-        daemon = try LiveDaemon(library: library.url)
+        daemon = try await LiveDaemon(library: library.url)
     }
 
     private func connectRaw() throws -> Int32 { try UnixSocket.connect(path: daemon.socketPath) }
@@ -49,7 +49,7 @@ import Testing
         return Int(n)
     }
 
-    @Test func halfReceivedFrameTimesOutWithAnErrorWhileOthersAreServed() throws {
+    @Test func halfReceivedFrameTimesOutWithAnErrorWhileOthersAreServed() async throws {
         let fd = try connectRaw()
         defer { FileDescriptorIO.close(fd) }
         try handshake(fd)
@@ -67,7 +67,7 @@ import Testing
             #expect(try other.call(.ping) == .pong(serverVersion: other.capabilities.serverVersion))
             #expect(clock.now - t0 < .seconds(Self.partialFrameTimeout / 2), "a ping waited \(clock.now - t0)")
         }
-        #expect(try daemon.ctl("ping").exitCode == 0)
+        await #expect(try daemon.ctl("ping").exitCode == 0)
 
         setReceiveTimeout(fd, seconds: Int(Self.latestClose.components.seconds) + 5)
         let frame = try readFrame(fd)
@@ -91,7 +91,7 @@ import Testing
     /// The timeout is for a frame that stops arriving, not for a busy connection whose reads
     /// happen to end mid-frame: a client streaming frames split across writes, each finished
     /// within 100 ms, is served for longer than the timeout.
-    @Test func streamingClientWhoseWritesSplitFramesIsNotTimedOut() throws {
+    @Test func streamingClientWhoseWritesSplitFramesIsNotTimedOut() async throws {
         let fd = try connectRaw()
         defer { FileDescriptorIO.close(fd) }
         try handshake(fd)
@@ -122,7 +122,7 @@ import Testing
                 }
                 answered += 1
             }
-            usleep(100_000)
+            await pause(100_000)
         }
         // The loop spans more than the timeout with a frame always half-sent; on a loaded machine
         // it runs fewer rounds, so only a floor that any machine reaches is asserted.
@@ -130,9 +130,9 @@ import Testing
         #expect(rounds >= 10, "only \(rounds) rounds in \(Self.partialFrameTimeout + 1.5) s")
     }
 
-    @Test func requestsBeyondTheInFlightLimitGetTooBusyAndEveryRequestOneReply() throws {
-        #expect(try daemon.ctl("session", "new", "busy", "--width", "300", "--height", "300").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "A", session: "busy").exitCode == 0)
+    @Test func requestsBeyondTheInFlightLimitGetTooBusyAndEveryRequestOneReply() async throws {
+        await #expect(try daemon.ctl("session", "new", "busy", "--width", "300", "--height", "300").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "A", session: "busy").exitCode == 0)
         let fd = try connectRaw()
         defer { FileDescriptorIO.close(fd) }
         try handshake(fd)
@@ -166,10 +166,10 @@ import Testing
         // The connection is still open and usable, and others were never affected.
         try FileDescriptorIO.sendAll(fd, Request.ping.frame(id: 9999).encoded())
         #expect(try readFrame(fd)?.requestID == 9999)
-        #expect(try daemon.ctl("ping").exitCode == 0)
+        await #expect(try daemon.ctl("ping").exitCode == 0)
     }
 
-    @Test func connectionsBeyondTheMaximumGetTooBusyAndAreClosed() throws {
+    @Test func connectionsBeyondTheMaximumGetTooBusyAndAreClosed() async throws {
         var fds: [Int32] = []
         defer { for fd in fds { FileDescriptorIO.close(fd) } }
         for _ in 0..<Self.maxConnections {
@@ -191,7 +191,7 @@ import Testing
         }
         #expect(isClosed(extra, within: 30))
         // pickerctl says so clearly.
-        let r = try daemon.ctl("ping")
+        let r = try await daemon.ctl("ping")
         #expect(r.exitCode == 1 && r.stderr.contains("too many connections"), "\(r)")
         // The connections already open are still served.
         try FileDescriptorIO.sendAll(fds[17], Request.ping.frame(id: 5).encoded())
@@ -201,8 +201,8 @@ import Testing
         FileDescriptorIO.close(fds.removeLast())
         var ok = false
         for _ in 0..<500 where !ok {
-            ok = (try? daemon.ctl("ping").exitCode) == 0
-            if !ok { usleep(20_000) }
+            ok = await (try? daemon.ctl("ping").exitCode) == 0
+            if !ok { await pause(20_000) }
         }
         #expect(ok, "a freed place must be usable")
     }
@@ -210,7 +210,7 @@ import Testing
     /// A client that sends requests and never reads: once its unsent replies pass 1 MiB the
     /// daemon stops reading from it (its requests stay in the socket), others are served, and
     /// when it reads again everything is answered.
-    @Test func clientThatStopsReadingIsNoLongerReadFromAndOthersAreServed() throws {
+    @Test func clientThatStopsReadingIsNoLongerReadFromAndOthersAreServed() async throws {
         // One session per request: image requests on one session supersede each other.
         let probe = try PickerConnection(socketPath: daemon.socketPath, clientName: "probe")
         for i in 0..<Self.maxInFlight {
@@ -242,16 +242,16 @@ import Testing
         while !stalled && ContinuousClock.now < deadline {
             try FileDescriptorIO.sendAll(fd, Request.ping.frame(id: UInt32(100_000 + pings)).encoded())
             pings += 1
-            usleep(300_000)
+            await pause(300_000)
             if unreadByPeer(fd) > 0 {
-                usleep(1_000_000)
+                await pause(1_000_000)
                 stalled = unreadByPeer(fd) > 0
             }
         }
         #expect(stalled, "the daemon kept reading from a client that does not read")
         // Meanwhile others are served.
         #expect(try probe.call(.ping) == .pong(serverVersion: probe.capabilities.serverVersion))
-        #expect(try daemon.ctl("ping").exitCode == 0)
+        await #expect(try daemon.ctl("ping").exitCode == 0)
 
         // Reading again drains the queue, and every request is answered.
         setReceiveTimeout(fd, seconds: 60)

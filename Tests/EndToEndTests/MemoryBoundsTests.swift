@@ -9,7 +9,7 @@ import Testing
 /// subscribers lose their subscription instead of queueing events without end, and concurrent
 /// image jobs share one byte budget (`pickerd --memory-mb`). Memory is read from the daemon's
 /// `/proc/<pid>/status` (VmRSS now, VmHWM the peak).
-@Suite(.timeLimit(.minutes(5))) struct MemoryBoundsTests {
+@Suite(.timeLimit(.minutes(15))) struct MemoryBoundsTests {
     /// The camera photo in the repository's fixtures (5760×3840, 2.2 MB).
     static let cameraPhoto = TestEnvironment.packageRoot
         .appendingPathComponent("Tests/Fixtures/camera-photos/Canon_EOS_5D_Mark_III_22mp.jpg")
@@ -35,23 +35,27 @@ import Testing
     }
 
     /// Runs `count` pickerctl commands at once; their results in order.
-    static func concurrently(_ count: Int, _ command: @escaping @Sendable (Int) throws -> CommandResult) -> [Result<CommandResult, any Error>] {
-        let results = Mutex<[Int: Result<CommandResult, any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: count) { i in
-            let r = Result { try command(i) }
-            results.withLock { $0[i] = r }
+    static func concurrently(_ count: Int, _ command: @escaping @Sendable (Int) async throws -> CommandResult) async -> [Result<CommandResult, any Error>] {
+        await withTaskGroup(of: (Int, Result<CommandResult, any Error>).self) { group in
+            for i in 0..<count {
+                group.addTask {
+                    do { return (i, .success(try await command(i))) } catch { return (i, .failure(error)) }
+                }
+            }
+            var all: [Int: Result<CommandResult, any Error>] = [:]
+            for await (i, r) in group { all[i] = r }
+            return (0..<count).map { all[$0] ?? .failure(CancellationError()) }
         }
-        return results.withLock { all in (0..<count).map { all[$0] ?? .failure(CancellationError()) } }
     }
 
-    @Test func stalledSubscribersAreDroppedWithTooBusyAndTheDaemonStaysSmall() throws {
-        let library = try TemporaryLibrary()
+    @Test func stalledSubscribersAreDroppedWithTooBusyAndTheDaemonStaysSmall() async throws {
+        let library = try await TemporaryLibrary()
         // Long album, photo and title (the longest a title may be) make every event about 1 KB, so a
         // few thousand changes pass what the kernel buffers for a subscriber (its 2 MiB send buffer)
         // and queue in the daemon.
         let album = String(repeating: "a", count: 200), photo = String(repeating: "p", count: 200) + ".jpg"
         try library.add(Self.cameraPhoto, album: album, as: photo)
-        let daemon = try LiveDaemon(library: library.url)
+        let daemon = try await LiveDaemon(library: library.url)
         let driver = try PickerConnection(socketPath: daemon.socketPath, clientName: "driver")
         _ = try driver.call(.sessionNew(NewSession(name: "busy", width: 800, height: 600,
                                                    title: String(repeating: "t", count: 256))))
@@ -89,7 +93,7 @@ import Testing
         #expect(after.rss - before.rss < 64 * Self.mib, "daemon grew by \(Self.inMiB(after.rss - before.rss))")
 
         // A fresh client is served.
-        #expect(try daemon.ctl("ping").exitCode == 0)
+        await #expect(try daemon.ctl("ping").exitCode == 0)
 
         // Each subscriber, reading at last, finds events and then too_busy with its subscribe id.
         var dropped = 0
@@ -117,8 +121,8 @@ import Testing
         #expect(answered)
     }
 
-    @Test func concurrentReadsOfHugeSparsePhotosStayWithinTheBudget() throws {
-        let library = try TemporaryLibrary()
+    @Test func concurrentReadsOfHugeSparsePhotosStayWithinTheBudget() async throws {
+        let library = try await TemporaryLibrary()
         // A real JPEG padded with zeros (sparse, no disk used): 500 MB, over the 100 MiB file
         // limit, and 90 MB, under it, so the file bytes count against the budget.
         let huge = try library.add(Self.cameraPhoto, album: "A", as: "huge.jpg")
@@ -126,7 +130,7 @@ import Testing
         let big = try library.add(Self.cameraPhoto, album: "B", as: "big.jpg")
         #expect(truncate(big.path, 90_000_000) == 0)
         let budgetMiB = 256
-        let daemon = try LiveDaemon(library: library.url,
+        let daemon = try await LiveDaemon(library: library.url,
                                     extraArguments: ["--memory-mb", "\(budgetMiB)", "--cache-mb", "16", "--no-shared-thumbnails"])
         let setup = try PickerConnection(socketPath: daemon.socketPath, clientName: "setup")
         let jobs = 6
@@ -140,15 +144,15 @@ import Testing
         }
         let base = Self.memory(of: daemon.pid)
 
-        let hugeResults = Self.concurrently(jobs) { i in
-            try daemon.ctl(args: ["get-image", "--no-cache"], session: "h\(i)")
+        let hugeResults = await Self.concurrently(jobs) { i in
+            try await daemon.ctl(args: ["get-image", "--no-cache"], session: "h\(i)")
         }
         for r in hugeResults {
             let result = try r.get()
             #expect(result.exitCode == 1 && result.stderr.contains("MiB are not read"), "\(result)")
         }
-        let bigResults = Self.concurrently(jobs) { i in
-            try daemon.ctl(args: ["get-image", "--no-cache"], session: "b\(i)")
+        let bigResults = await Self.concurrently(jobs) { i in
+            try await daemon.ctl(args: ["get-image", "--no-cache"], session: "b\(i)")
         }
         for r in bigResults {
             let result = try r.get()
@@ -157,23 +161,23 @@ import Testing
         let peak = Self.memory(of: daemon.pid).peak
         print("6 get-image of a 500 MB and 6 of a 90 MB sparse JPEG, budget \(budgetMiB) MiB: VmRSS before \(Self.inMiB(base.rss)), VmHWM \(Self.inMiB(peak))")
         #expect(peak <= base.peak + (budgetMiB + 64) * Self.mib, "peak \(Self.inMiB(peak))")
-        #expect(try daemon.ctl("ping").exitCode == 0)
+        await #expect(try daemon.ctl("ping").exitCode == 0)
     }
 
-    @Test func concurrentLargestPreviewsStayWithinTheBudget() throws {
-        let library = try TemporaryLibrary()
+    @Test func concurrentLargestPreviewsStayWithinTheBudget() async throws {
+        let library = try await TemporaryLibrary()
         try library.add(Self.cameraPhoto, album: "A")
         // One 8192×8192 PNG preview of this photo is estimated at about 545 MiB: one fits, two do not.
         let budgetMiB = 600
-        let daemon = try LiveDaemon(library: library.url,
+        let daemon = try await LiveDaemon(library: library.url,
                                     extraArguments: ["--memory-mb", "\(budgetMiB)", "--cache-mb", "16", "--no-shared-thumbnails"])
         let setup = try PickerConnection(socketPath: daemon.socketPath, clientName: "setup")
         let jobs = 8
         for i in 0..<jobs { try Self.makeSession(setup, "p\(i)") }
         let base = Self.memory(of: daemon.pid)
         // Heights differ by a pixel so no two requests share a cache entry.
-        let results = Self.concurrently(jobs) { i in
-            try daemon.ctl(args: ["preview", "--width", "8192", "--height", "\(8192 - i)"], session: "p\(i)")
+        let results = await Self.concurrently(jobs) { i in
+            try await daemon.ctl(args: ["preview", "--width", "8192", "--height", "\(8192 - i)"], session: "p\(i)")
         }
         var images = 0
         for r in results {
@@ -189,7 +193,7 @@ import Testing
         print("8 previews at 8192², budget \(budgetMiB) MiB: \(images) images; VmRSS before \(Self.inMiB(base.rss)), VmHWM \(Self.inMiB(peak))")
         #expect(images == jobs, "requests wait for room in the budget rather than fail")
         #expect(peak <= base.peak + (budgetMiB + 64) * Self.mib, "peak \(Self.inMiB(peak))")
-        #expect(try daemon.ctl("ping").exitCode == 0)
+        await #expect(try daemon.ctl("ping").exitCode == 0)
     }
 
     /// CPU seconds (in clock ticks) the process has used so far.
@@ -203,20 +207,20 @@ import Testing
     }
 
     /// Waits (at most a minute) until the daemon has used no CPU for a second: its work is done.
-    static func waitUntilIdle(_ pid: pid_t) {
+    static func waitUntilIdle(_ pid: pid_t) async {
         var last = cpuTicks(of: pid)
         for _ in 0..<60 {
-            usleep(1_000_000)
+            await pause(1_000_000)
             let now = cpuTicks(of: pid)
             if now == last { return }
             last = now
         }
     }
 
-    @Test func aClientThatPipelinesImagesAndNeverReadsHoldsOnlyAFewReplies() throws {
-        let library = try TemporaryLibrary()
+    @Test func aClientThatPipelinesImagesAndNeverReadsHoldsOnlyAFewReplies() async throws {
+        let library = try await TemporaryLibrary()
         try library.add(Self.cameraPhoto, album: "A")
-        let daemon = try LiveDaemon(library: library.url, extraArguments: ["--cache-mb", "16", "--no-shared-thumbnails"])
+        let daemon = try await LiveDaemon(library: library.url, extraArguments: ["--cache-mb", "16", "--no-shared-thumbnails"])
         let setup = try PickerConnection(socketPath: daemon.socketPath, clientName: "setup")
         // 64 sessions (image requests on one session would supersede each other).
         let count = 64
@@ -234,14 +238,14 @@ import Testing
             bytes += Request.getImage(ImageRequest(session: "r\(i)", format: .png, noCache: true)).frame(id: UInt32(2 + i)).encoded()
         }
         try FileDescriptorIO.sendAll(fd, bytes)
-        Self.waitUntilIdle(daemon.pid)
+        await Self.waitUntilIdle(daemon.pid)
         let stalled = Self.memory(of: daemon.pid)
         print("64 pipelined get-image (PNG replies of \(sample.data.count / 1024) KiB) never read: daemon VmRSS \(Self.inMiB(base.rss)) → \(Self.inMiB(stalled.rss)), VmHWM \(Self.inMiB(stalled.peak))")
         // Unsent: about 1 MiB and the replies of the 4 image requests a connection may run at once
         // (plus what the kernel buffers); all 64 would be \(count * sample.data.count / Self.mib) MiB.
         #expect(stalled.rss - base.rss < 8 * sample.data.count + 32 * Self.mib,
                 "grew by \(Self.inMiB(stalled.rss - base.rss))")
-        #expect(try daemon.ctl("ping").exitCode == 0)
+        await #expect(try daemon.ctl("ping").exitCode == 0)
 
         // Reading at last, every request is answered with its image.
         setReceiveTimeout(fd, seconds: 60)
@@ -255,15 +259,15 @@ import Testing
         #expect(images == count)
     }
 
-    @Test func aJobLargerThanTheWholeBudgetIsRefusedAtOnce() throws {
-        let library = try TemporaryLibrary()
+    @Test func aJobLargerThanTheWholeBudgetIsRefusedAtOnce() async throws {
+        let library = try await TemporaryLibrary()
         try library.add(Self.cameraPhoto, album: "A")
-        let daemon = try LiveDaemon(library: library.url, extraArguments: ["--memory-mb", "64", "--no-shared-thumbnails"])
+        let daemon = try await LiveDaemon(library: library.url, extraArguments: ["--memory-mb", "64", "--no-shared-thumbnails"])
         let setup = try PickerConnection(socketPath: daemon.socketPath, clientName: "setup")
         try Self.makeSession(setup, "p")
-        let r = try daemon.ctl(args: ["preview", "--width", "8192", "--height", "8192"], session: "p")
+        let r = try await daemon.ctl(args: ["preview", "--width", "8192", "--height", "8192"], session: "p")
         #expect(r.exitCode == 1 && r.stderr.contains("whole image budget") && r.stderr.contains("--memory-mb"), "\(r)")
         // A small job still runs.
-        #expect(try daemon.ctl(args: ["get-image"], session: "p").exitCode == 0)
+        await #expect(try daemon.ctl(args: ["get-image"], session: "p").exitCode == 0)
     }
 }

@@ -2,82 +2,82 @@ import Foundation
 import Testing
 
 /// pickerctl speaks only to a server of its own uid, and only through a fallback folder that is its own.
-@Suite(.timeLimit(.minutes(3))) struct PeerCheckTests {
+@Suite(.timeLimit(.minutes(15))) struct PeerCheckTests {
     static let canSwitchUID = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
 
     @Test(.enabled(if: canSwitchUID, "needs root, setpriv and /usr/bin/python3 to run a server as another uid"))
-    func serverOfAnotherUIDIsRefusedBeforeAnyByteIsSent() throws {
-        let folder = try OpenFolder()
-        let server = try FakeServer(uid: 65534, socketPath: folder.path + "/s.sock", logIn: folder.path)
-        let r = try runProcess(TestEnvironment.pickerctl.path, ["--socket", server.socketPath, "ping"],
+    func serverOfAnotherUIDIsRefusedBeforeAnyByteIsSent() async throws {
+        let folder = try await OpenFolder()
+        let server = try await FakeServer(uid: 65534, socketPath: folder.path + "/s.sock", logIn: folder.path)
+        let r = try await runProcess(TestEnvironment.pickerctl.path, ["--socket", server.socketPath, "ping"],
                                environment: ["PATH": "/usr/bin:/bin"])
         #expect(r.exitCode == 5, "\(r)")
         #expect(r.stderr.contains("the socket \(server.socketPath) is served by uid 65534, not by you (uid 0); refusing to talk to it"),
                 "\(r.stderr)")
         #expect(r.stdout.isEmpty)
-        let seen = server.finish()
+        let seen = await server.finish()
         #expect(seen == "connections=1 bytes=0", "the fake server saw: \(seen)")
     }
 
     @Test(.enabled(if: canSwitchUID, "needs root, setpriv and /usr/bin/python3 to run a server as another uid"))
-    func theSameFakeServerRunAsOurUIDDoesReceiveTheHandshake() throws {
+    func theSameFakeServerRunAsOurUIDDoesReceiveTheHandshake() async throws {
         // The control for the test above: the fake server records bytes when pickerctl does talk to it.
-        let folder = try OpenFolder()
-        let server = try FakeServer(uid: 0, socketPath: folder.path + "/s.sock", logIn: folder.path)
-        let r = try runProcess(TestEnvironment.pickerctl.path, ["--socket", server.socketPath, "ping"],
+        let folder = try await OpenFolder()
+        let server = try await FakeServer(uid: 0, socketPath: folder.path + "/s.sock", logIn: folder.path)
+        let r = try await runProcess(TestEnvironment.pickerctl.path, ["--socket", server.socketPath, "ping"],
                                environment: ["PATH": "/usr/bin:/bin"])
         #expect(r.exitCode != 0, "the fake server never answers: \(r)")
-        let seen = server.finish()
+        let seen = await server.finish()
         #expect(seen.hasPrefix("connections=1 bytes=") && seen != "connections=1 bytes=0", "the fake server saw: \(seen)")
     }
 
     @Test(.enabled(if: canSwitchUID, "needs root and setpriv to run pickerctl as a throwaway uid"))
-    func fallbackFolderOpenToOthersIsRefused() throws {
+    func fallbackFolderOpenToOthersIsRefused() async throws {
         let fallback = try FallbackFolder(offset: 1)
         defer { fallback.remove() }
         try fallback.makeFolder(owner: fallback.uid, mode: 0o777)
-        let r = try fallback.pickerctl("ping")
+        let r = try await fallback.pickerctl("ping")
         #expect(r.exitCode == 5, "\(r)")
         #expect(r.stderr.contains("\(fallback.path) has mode 777; it must be 700"), "\(r.stderr)")
         #expect(r.stderr.contains("refusing to use the socket \(fallback.path)/pickerd.sock"), "\(r.stderr)")
     }
 
     @Test(.enabled(if: canSwitchUID, "needs root and setpriv to run pickerctl as a throwaway uid"))
-    func fallbackFolderOfAnotherUserIsRefused() throws {
+    func fallbackFolderOfAnotherUserIsRefused() async throws {
         let fallback = try FallbackFolder(offset: 2)
         defer { fallback.remove() }
         try fallback.makeFolder(owner: 0, mode: 0o700)
-        let r = try fallback.pickerctl("ping")
+        let r = try await fallback.pickerctl("ping")
         #expect(r.exitCode == 5, "\(r)")
         #expect(r.stderr.contains("\(fallback.path) belongs to uid 0, not to you (uid \(fallback.uid))"), "\(r.stderr)")
     }
 
     @Test(.enabled(if: canSwitchUID, "needs root and setpriv to run pickerctl as a throwaway uid"))
-    func fallbackFolderThatIsASymlinkIsRefused() throws {
+    func fallbackFolderThatIsASymlinkIsRefused() async throws {
         let fallback = try FallbackFolder(offset: 3)
         defer { fallback.remove() }
-        let target = try OpenFolder()
+        let target = try await OpenFolder()
         chown(target.path, fallback.uid, fallback.uid)
         chmod(target.path, 0o700)
         #expect(symlink(target.path, fallback.path) == 0)
-        let r = try fallback.pickerctl("ping")
+        let r = try await fallback.pickerctl("ping")
         #expect(r.exitCode == 5, "\(r)")
         #expect(r.stderr.contains("\(fallback.path) is not a real folder"), "\(r.stderr)")
     }
 
     @Test(.enabled(if: canSwitchUID && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
                    "needs root, setpriv and /usr/bin/python3"))
-    func privateFallbackFolderOfOurOwnIsUsed() throws {
+    func privateFallbackFolderOfOurOwnIsUsed() async throws {
         // The control for the refusals above: a 0700 folder of the user, served by the user, is spoken to.
         let fallback = try FallbackFolder(offset: 4)
         defer { fallback.remove() }
         try fallback.makeFolder(owner: fallback.uid, mode: 0o700)
-        let logs = try OpenFolder()
-        let server = try FakeServer(uid: fallback.uid, socketPath: fallback.path + "/pickerd.sock", logIn: logs.path)
-        let r = try fallback.pickerctl("ping")
+        let logs = try await OpenFolder()
+        let server = try await FakeServer(uid: fallback.uid, socketPath: fallback.path + "/pickerd.sock", logIn: logs.path)
+        let r = try await fallback.pickerctl("ping")
         #expect(!r.stderr.contains("refusing"), "\(r)")
-        let seen = server.finish()
+        let seen = await server.finish()
         #expect(seen.hasPrefix("connections=1 bytes=") && seen != "connections=1 bytes=0", "the fake server saw: \(seen)")
     }
 }
@@ -86,7 +86,7 @@ import Testing
 final class OpenFolder {
     let path: String
 
-    init() throws {
+    init() async throws {
         path = "/tmp/pkpeer-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         chmod(path, 0o777)
@@ -115,7 +115,7 @@ final class FakeServer {
         print("connections=1 bytes=%d" % len(data), flush=True)
         """
 
-    init(uid: uid_t, socketPath: String, logIn folder: String) throws {
+    init(uid: uid_t, socketPath: String, logIn folder: String) async throws {
         self.socketPath = socketPath
         outPath = folder + "/fake-server.out"
         pid = try spawnProcess("/usr/bin/setpriv",
@@ -123,14 +123,14 @@ final class FakeServer {
                                environment: ["PATH": "/usr/bin:/bin"], stdin: "/dev/null", stdout: outPath, stderr: outPath)
         var exited: Int32? = nil
         while access(socketPath, F_OK) != 0 {
-            guard isRunning(pid, exitCode: &exited) else { throw FakeServerError.didNotStart(finish()) }
-            usleep(10_000)
+            guard isRunning(pid, exitCode: &exited) else { throw await FakeServerError.didNotStart(finish()) }
+            await pause(10_000)
         }
     }
 
     /// Waits for the server to exit and returns what it recorded.
-    func finish() -> String {
-        _ = waitForExit(pid)
+    func finish() async -> String {
+        _ = await exitStatus(of: pid)
         return ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
@@ -157,8 +157,8 @@ struct FallbackFolder {
     }
 
     /// pickerctl as `uid`, with neither PICKER_SOCKET nor XDG_RUNTIME_DIR: it uses the fallback folder.
-    func pickerctl(_ args: String...) throws -> CommandResult {
-        try runProcess("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", TestEnvironment.pickerctl.path] + args,
+    func pickerctl(_ args: String...) async throws -> CommandResult {
+        try await runProcess("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", TestEnvironment.pickerctl.path] + args,
                        environment: ["PATH": "/usr/bin:/bin"])
     }
 

@@ -3,46 +3,46 @@ import Testing
 
 /// `pickerctl pick`'s thumbnail grid in the terminal formats (drawn by pickerd: `thumbnails` with an
 /// output format), and its photo list over an album beyond one 10,000-photo page.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
+@Suite(.timeLimit(.minutes(15)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
 struct PickGridTests {
     let library: TemporaryLibrary
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         let source = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation")
         try library.add(source.appendingPathComponent("Landscape_1.jpg"), album: "Kyoto", as: "a.jpg")
         try library.add(source.appendingPathComponent("Landscape_3.jpg"), album: "Kyoto", as: "b.jpg")
         try library.add(source.appendingPathComponent("Landscape_6.jpg"), album: "Kyoto", as: "c.jpg")
     }
 
-    @Test func symbolsGridIsColouredCellsAndAPickChangesOnlyThePickedCellWithItsBadge() throws {
-        let daemon = try LiveDaemon(library: library.url)
-        #expect(try daemon.ctl("session", "new", "pk", "--width", "400").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "Kyoto", session: "pk").exitCode == 0)
-        #expect(try daemon.ctl("select-photo", "b.jpg", session: "pk").exitCode == 0)
-        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "symbols"])
-        try pick.press("g")
-        let before = try pick.waitFor("the grid as coloured symbols", escapes: true) { screen in
+    @Test func symbolsGridIsColouredCellsAndAPickChangesOnlyThePickedCellWithItsBadge() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        await #expect(try daemon.ctl("session", "new", "pk", "--width", "400").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "Kyoto", session: "pk").exitCode == 0)
+        await #expect(try daemon.ctl("select-photo", "b.jpg", session: "pk").exitCode == 0)
+        let pick = try await PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "symbols"])
+        try await pick.press("g")
+        let before = try await pick.waitFor("the grid as coloured symbols", escapes: true) { screen in
             let grid = ScreenCells(screen)
             return screen.contains("Grid") && grid.colouredRows(from: grid.imageColumn(), row: 2) >= 3
         }
-        let text = try pick.screen()
+        let text = try await pick.screen()
         let grid = ScreenCells(before)
         let column = grid.imageColumn()
         let pane = text.split(separator: "\n").dropFirst(2).map { String($0.dropFirst(column)) }.joined(separator: "\n")
         #expect(!pane.contains("a.jpg") && !pane.contains("b.jpg"), "pictures, not the text grid:\n\(pane)")
 
-        try pick.press("Space")
-        let after = try pick.waitFor("the grid redrawn with the pick", escapes: true) { screen in
+        try await pick.press("Space")
+        let after = try await pick.waitFor("the grid redrawn with the pick", escapes: true) { screen in
             ScreenCells(screen).cells != grid.cells && ScreenCells(screen).colouredRows(from: column, row: 2) >= 3
         }
         // The symbols pick drew: the daemon's own for the same page and pane (trailing background cells
         // may come back from capture-pane uncoloured, so the screen cannot say how wide it is).
         let paneRows = grid.lines.filter { Array($0).count > column && Array($0)[column - 1] == "│" }.count
-        let state = try sessionJSON(daemon)
+        let state = try await sessionJSON(daemon)
         let paneColumns = grid.paneWidth(from: column)
         let cellSize = Self.symbolsCellSize(paneWidth: state["width"] as? Int ?? 0, paneColumns: paneColumns)
-        let symbols = try daemon.ctl("thumbnails", "--size", "\(cellSize)", "--format", "symbols", "--cells", "\(paneColumns)x\(paneRows)",
+        let symbols = try await daemon.ctl("thumbnails", "--size", "\(cellSize)", "--format", "symbols", "--cells", "\(paneColumns)x\(paneRows)",
                                      session: "pk")
         let symbolLines = ScreenCells(symbols.stdoutText.trimmingCharacters(in: .newlines)).lines
         let used = (columns: Array(symbolLines.first ?? "").count, rows: symbolLines.count)
@@ -50,7 +50,7 @@ struct PickGridTests {
         let changed = grid.changedCells(ScreenCells(after)).filter { $0.column >= column && $0.row >= 2 && $0.row < 2 + used.rows }
         // Where the daemon put the cells: its geometry for the same session and cell size, in page
         // pixels; the symbols stand for the page at (page width / columns used) px a column.
-        let json = try daemon.ctl("thumbnails", "--json", "--size", "\(cellSize)", session: "pk")
+        let json = try await daemon.ctl("thumbnails", "--json", "--size", "\(cellSize)", session: "pk")
         let page = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any], "\(json)")
         let cells = try #require(page["cells"] as? [[String: Any]])
         let scaleX = Double(used.columns) / Double(page["width"] as? Int ?? 1)
@@ -77,8 +77,8 @@ struct PickGridTests {
         let badgeCols = (column + Int(((bx + size - badge - 8) * scaleX).rounded(.down)))...(column + Int(((bx + size) * scaleX).rounded(.up)))
         let badgeRows = (2 + Int((by * scaleY).rounded(.down)))...(2 + Int(((by + badge + 8) * scaleY).rounded(.up)))
         #expect(changed.contains { badgeCols.contains($0.column) && badgeRows.contains($0.row) }, "the badge corner changed")
-        try pick.press("q")
-        #expect(try pick.waitForExit().code == 3)
+        try await pick.press("q")
+        await #expect(try pick.waitForExit().code == 3)
     }
 
     /// Mirrors SymbolGraphics.gridCellSize: about 18 columns a cell.
@@ -87,24 +87,24 @@ struct PickGridTests {
         return min(max(16, 18 * perColumn), min(1024, max(16, paneWidth / 2)))
     }
 
-    private func sessionJSON(_ daemon: LiveDaemon) throws -> [String: Any] {
-        let r = try daemon.ctl("session", "show", "pk", "--json")
+    private func sessionJSON(_ daemon: LiveDaemon) async throws -> [String: Any] {
+        let r = try await daemon.ctl("session", "show", "pk", "--json")
         return (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
     }
 
-    @Test func sixelTerminalGetsTheGridAsASixelWhoseRasterFitsThePane() throws {
-        let daemon = try LiveDaemon(library: library.url)
-        #expect(try daemon.ctl("session", "new", "pty", "--width", "300").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "Kyoto", session: "pty").exitCode == 0)
-        #expect(try daemon.ctl("select-photo", "a.jpg", session: "pty").exitCode == 0)
+    @Test func sixelTerminalGetsTheGridAsASixelWhoseRasterFitsThePane() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        await #expect(try daemon.ctl("session", "new", "pty", "--width", "300").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "Kyoto", session: "pty").exitCode == 0)
+        await #expect(try daemon.ctl("select-photo", "a.jpg", session: "pty").exitCode == 0)
         let recording = daemon.directory.appendingPathComponent("recording")
         let stdout = daemon.directory.appendingPathComponent("stdout")
         let script = TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/pty_terminal.py").path
-        let r = try runProcess(TestEnvironment.python, [script, "sixel", "120", "40", "960", "640", recording.path, stdout.path, "--key=g", "--",
+        let r = try await runProcess(TestEnvironment.python, [script, "sixel", "120", "40", "960", "640", recording.path, stdout.path, "--key=g", "--",
                                                         TestEnvironment.pickerctl.path, "--socket", daemon.socketPath, "--session", "pty", "pick"])
         let summary = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
         #expect(summary["exit"] as? Int == 3 && summary["steps_left"] as? Int == 0, "\(r)")
-        let state = try daemon.ctl("session", "show", "pty", "--json")
+        let state = try await daemon.ctl("session", "show", "pty", "--json")
         let pane = (try? JSONSerialization.jsonObject(with: state.stdout) as? [String: Any]) ?? [:]
         let width = pane["width"] as? Int ?? 0, height = pane["height"] as? Int ?? 0
         let rasters = TerminalRecording.sixelRasters(Array((try? Data(contentsOf: recording)) ?? Data()))
@@ -120,11 +120,11 @@ struct PickGridTests {
     /// chooses sixel, and the sixel reaches the terminal outside tmux.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/terminfo/m/mlterm-256color"),
                    "needs the mlterm terminfo (Debian ncurses-term)"))
-    func autoInsideTmuxChoosesSixelWhenTheOuterTerminalHasItAndPassthroughIsOn() throws {
-        let daemon = try LiveDaemon(library: library.url)
-        #expect(try daemon.ctl("session", "new", "tx", "--width", "300").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "Kyoto", session: "tx").exitCode == 0)
-        #expect(try daemon.ctl("select-photo", "a.jpg", session: "tx").exitCode == 0)
+    func autoInsideTmuxChoosesSixelWhenTheOuterTerminalHasItAndPassthroughIsOn() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        await #expect(try daemon.ctl("session", "new", "tx", "--width", "300").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "Kyoto", session: "tx").exitCode == 0)
+        await #expect(try daemon.ctl("select-photo", "a.jpg", session: "tx").exitCode == 0)
         let tmux = try #require(findExecutable("tmux"))
         let socket = daemon.directory.appendingPathComponent("t.sock").path
         let q = PickTmux.quoted
@@ -132,14 +132,14 @@ struct PickGridTests {
         let script = "while [ -z \"$(\(q(tmux)) -S \(q(socket)) list-clients)\" ]; do sleep 0.05; done; "
             + "\(q(TestEnvironment.pickerctl.path)) --socket \(q(daemon.socketPath)) --session tx pick > /dev/null"
         let env = ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "HOME": daemon.directory.path]
-        defer { _ = try? runProcess(tmux, ["-S", socket, "kill-server"]) }
-        #expect(try runProcess(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "sh", "-c", script],
+        defer { _ = try? runProcessBlocking(tmux, ["-S", socket, "kill-server"]) }
+        await #expect(try runProcess(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "sh", "-c", script],
                                environment: env).exitCode == 0)
-        #expect(try runProcess(tmux, ["-S", socket, "set", "-g", "allow-passthrough", "on"]).exitCode == 0)
+        await #expect(try runProcess(tmux, ["-S", socket, "set", "-g", "allow-passthrough", "on"]).exitCode == 0)
         let recording = daemon.directory.appendingPathComponent("outer")
         let stdout = daemon.directory.appendingPathComponent("stdout")
         let pty = TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/pty_terminal.py").path
-        let r = try runProcess(TestEnvironment.python, [pty, "outer-sixel", "120", "40", "960", "640", recording.path, stdout.path, "--",
+        let r = try await runProcess(TestEnvironment.python, [pty, "outer-sixel", "120", "40", "960", "640", recording.path, stdout.path, "--",
                                                         "/usr/bin/env", "TERM=mlterm-256color", tmux, "-S", socket, "attach"])
         let summary = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
         #expect(summary["steps_left"] as? Int == 0, "\(r)")
@@ -149,10 +149,10 @@ struct PickGridTests {
     }
 
     @Test(arguments: ["End", "G"])
-    func theLastOf10050PhotosIsReachedWithEndAndPicked(key: String) throws {
-        let big = try TemporaryLibrary()
+    func theLastOf10050PhotosIsReachedWithEndAndPicked(key: String) async throws {
+        let big = try await TemporaryLibrary()
         let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/pillow_orientation_rectangle.jpg")
-        let made = try runProcess(TestEnvironment.python, ["-c", """
+        let made = try await runProcess(TestEnvironment.python, ["-c", """
             import os, sys
             src, folder = sys.argv[1], sys.argv[2]
             os.makedirs(folder)
@@ -161,32 +161,33 @@ struct PickGridTests {
                 with open(os.path.join(folder, 'p%05d.jpg' % i), 'wb') as f: f.write(data)
             """, photo.path, big.url.appendingPathComponent("Big").path])
         try #require(made.exitCode == 0, "\(made)")
-        let daemon = try LiveDaemon(library: big.url)
-        #expect(try daemon.ctl("session", "new", "pk", "--width", "400").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "Big", session: "pk").exitCode == 0)
-        #expect(try daemon.ctl("select-photo", "--index", "1", session: "pk").exitCode == 0)
-        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
-        try pick.waitFor("the album's total") { $0.contains("Photos (10050)") && $0.contains("p00001.jpg") }
-        try pick.press(key)
-        try pick.waitFor("the last photo current", seconds: 60) { screen in
-            try screen.contains("p10050.jpg") && sessionJSON(daemon)["photo"] as? String == "p10050.jpg"
+        let daemon = try await LiveDaemon(library: big.url)
+        await #expect(try daemon.ctl("session", "new", "pk", "--width", "400").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "Big", session: "pk").exitCode == 0)
+        await #expect(try daemon.ctl("select-photo", "--index", "1", session: "pk").exitCode == 0)
+        let pick = try await PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
+        try await pick.waitFor("the album's total") { $0.contains("Photos (10050)") && $0.contains("p00001.jpg") }
+        try await pick.press(key)
+        try await pick.waitFor("the last photo current", seconds: 60) { screen in
+            guard screen.contains("p10050.jpg") else { return false }
+            return try await sessionJSON(daemon)["photo"] as? String == "p10050.jpg"
         }
-        try pick.press("Space")
-        try pick.waitFor("one pick") { $0.contains("1 of 10 picked") }
-        try pick.press("Enter")
-        let result = try pick.waitForExit(seconds: 60)
+        try await pick.press("Space")
+        try await pick.waitFor("one pick") { $0.contains("1 of 10 picked") }
+        try await pick.press("Enter")
+        let result = try await pick.waitForExit(seconds: 60)
         #expect(result.code == 0)
         let printed = String(decoding: result.stdout, as: UTF8.self)
         #expect(printed.hasSuffix("/Big/p10050.jpg\n"), "\(printed)")
-        let state = try daemon.ctl("session", "show", "pk", "--json")
+        let state = try await daemon.ctl("session", "show", "pk", "--json")
         #expect(state.stdoutText.contains("\"photo\":\"p10050.jpg\""), "\(state)")
-        _ = try runProcess("/bin/rm", ["-rf", big.url.appendingPathComponent("Big").path])  // FileManager takes seconds
+        _ = try await runProcess("/bin/rm", ["-rf", big.url.appendingPathComponent("Big").path])  // FileManager takes seconds
     }
 
-    @Test func scrollingPastTheFirstPageLoadsTheNextAndFilteringSeesTheWholeAlbum() throws {
-        let big = try TemporaryLibrary()
+    @Test func scrollingPastTheFirstPageLoadsTheNextAndFilteringSeesTheWholeAlbum() async throws {
+        let big = try await TemporaryLibrary()
         let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/pillow_orientation_rectangle.jpg")
-        let made = try runProcess(TestEnvironment.python, ["-c", """
+        let made = try await runProcess(TestEnvironment.python, ["-c", """
             import os, sys
             src, folder = sys.argv[1], sys.argv[2]
             os.makedirs(folder)
@@ -195,27 +196,27 @@ struct PickGridTests {
                 with open(os.path.join(folder, 'p%05d.jpg' % i), 'wb') as f: f.write(data)
             """, photo.path, big.url.appendingPathComponent("Big").path])
         try #require(made.exitCode == 0, "\(made)")
-        let daemon = try LiveDaemon(library: big.url)
-        #expect(try daemon.ctl("session", "new", "pk", "--width", "400").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "Big", session: "pk").exitCode == 0)
+        let daemon = try await LiveDaemon(library: big.url)
+        await #expect(try daemon.ctl("session", "new", "pk", "--width", "400").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "Big", session: "pk").exitCode == 0)
         // Another client makes photo 9,990 current: pick starts there, near the end of page one.
-        #expect(try daemon.ctl("select-photo", "--index", "9990", session: "pk").exitCode == 0)
-        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
-        try pick.waitFor("photo 9,990 in the list") { $0.contains("p09990.jpg") }
+        await #expect(try daemon.ctl("select-photo", "--index", "9990", session: "pk").exitCode == 0)
+        let pick = try await PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
+        try await pick.waitFor("photo 9,990 in the list") { $0.contains("p09990.jpg") }
         // PageDown moves one screen a press; a few cross into the second page.
-        for _ in 0..<3 { try pick.press("PageDown") }
-        try pick.waitFor("a photo of the second page current", seconds: 30) { _ in
-            try (sessionJSON(daemon)["photo_index"] as? Int ?? 0) > 10_000
+        for _ in 0..<3 { try await pick.press("PageDown") }
+        try await pick.waitFor("a photo of the second page current", seconds: 30) { _ in
+            try await (sessionJSON(daemon)["photo_index"] as? Int ?? 0) > 10_000
         }
         // A filter over the whole album finds a photo of the second page.
-        try pick.press("/")
-        try pick.type("p10049")
-        try pick.waitFor("the filtered photo", seconds: 30) { $0.contains("p10049.jpg") && $0.contains("Photos /p10049") }
-        try pick.press("Enter", "Enter")
-        let result = try pick.waitForExit(seconds: 60)
+        try await pick.press("/")
+        try await pick.type("p10049")
+        try await pick.waitFor("the filtered photo", seconds: 30) { $0.contains("p10049.jpg") && $0.contains("Photos /p10049") }
+        try await pick.press("Enter", "Enter")
+        let result = try await pick.waitForExit(seconds: 60)
         #expect(result.code == 0)
         #expect(String(decoding: result.stdout, as: UTF8.self).hasSuffix("/Big/p10049.jpg\n"))
-        _ = try runProcess("/bin/rm", ["-rf", big.url.appendingPathComponent("Big").path])
+        _ = try await runProcess("/bin/rm", ["-rf", big.url.appendingPathComponent("Big").path])
     }
 }
 

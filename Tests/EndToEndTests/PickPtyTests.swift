@@ -5,12 +5,12 @@ import Testing
 /// (Tests/tools/pty_terminal.py answers the picker's queries and records every byte drawn): the right
 /// back-end is chosen from the answers, pictures fit the pane, each is taken away before the next, and
 /// nothing is left on screen after exit.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3"), "needs /usr/bin/python3"))
+@Suite(.timeLimit(.minutes(15)), .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3"), "needs /usr/bin/python3"))
 struct PickPtyTests {
     let library: TemporaryLibrary
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         let source = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation")
         try library.add(source.appendingPathComponent("Landscape_1.jpg"), album: "Kyoto", as: "a.jpg")
         try library.add(source.appendingPathComponent("Landscape_6.jpg"), album: "Kyoto", as: "b.jpg")
@@ -26,18 +26,18 @@ struct PickPtyTests {
     }
 
     /// Plays `mode` at 120x40 cells of 8x16 px (TIOCGWINSZ 960x640) through the scenario: a picture, `j`, the next one, `q`.
-    private func play(_ mode: String) throws -> Run {
-        let daemon = try LiveDaemon(library: library.url)
-        #expect(try daemon.ctl("session", "new", "pty", "--width", "300").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "Kyoto", session: "pty").exitCode == 0)
-        #expect(try daemon.ctl("select-photo", "a.jpg", session: "pty").exitCode == 0)
+    private func play(_ mode: String) async throws -> Run {
+        let daemon = try await LiveDaemon(library: library.url)
+        await #expect(try daemon.ctl("session", "new", "pty", "--width", "300").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "Kyoto", session: "pty").exitCode == 0)
+        await #expect(try daemon.ctl("select-photo", "a.jpg", session: "pty").exitCode == 0)
         let recording = daemon.directory.appendingPathComponent("recording")
         let stdout = daemon.directory.appendingPathComponent("stdout")
         let script = TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/pty_terminal.py").path
-        let r = try runProcess(TestEnvironment.python, [script, mode, "120", "40", "960", "640", recording.path, stdout.path, "--",
+        let r = try await runProcess(TestEnvironment.python, [script, mode, "120", "40", "960", "640", recording.path, stdout.path, "--",
                                                         TestEnvironment.pickerctl.path, "--socket", daemon.socketPath, "--session", "pty", "pick"])
         let summary = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
-        let state = try daemon.ctl("session", "show", "pty", "--json")
+        let state = try await daemon.ctl("session", "show", "pty", "--json")
         let pane = (try? JSONSerialization.jsonObject(with: state.stdout) as? [String: Any]) ?? [:]
         return Run(exitCode: summary["exit"] as? Int ?? -1,
                    finished: summary["timeout"] as? Bool == false && summary["steps_left"] as? Int == 0,
@@ -45,8 +45,8 @@ struct PickPtyTests {
                    paneWidth: pane["width"] as? Int ?? 0, paneHeight: pane["height"] as? Int ?? 0)
     }
 
-    @Test func kittyTerminalGetsF100PNGsThatFitThePaneAndAreDeletedOnChange() throws {
-        let run = try play("kitty")
+    @Test func kittyTerminalGetsF100PNGsThatFitThePaneAndAreDeletedOnChange() async throws {
+        let run = try await play("kitty")
         #expect(run.finished && run.exitCode == 3, "exit \(run.exitCode)")
         let commands = TerminalRecording.kittyCommands(run.recording)
         let transmits = commands.indices.filter { commands[$0].keys.hasPrefix("a=T") }
@@ -68,8 +68,8 @@ struct PickPtyTests {
         try expectNothingLeft(run)
     }
 
-    @Test func sixelTerminalGetsSixelsWhoseRasterFitsThePane() throws {
-        let run = try play("sixel")
+    @Test func sixelTerminalGetsSixelsWhoseRasterFitsThePane() async throws {
+        let run = try await play("sixel")
         #expect(run.finished && run.exitCode == 3, "exit \(run.exitCode)")
         let rasters = TerminalRecording.sixelRasters(run.recording)
         #expect(rasters.count == 2, "one sixel, then the next after j")
@@ -81,8 +81,8 @@ struct PickPtyTests {
         try expectNothingLeft(run)
     }
 
-    @Test func plainTerminalGetsColouredSymbols() throws {
-        let run = try play("plain")
+    @Test func plainTerminalGetsColouredSymbols() async throws {
+        let run = try await play("plain")
         #expect(run.finished && run.exitCode == 3, "exit \(run.exitCode)")
         let text = String(decoding: run.recording, as: UTF8.self)
         #expect(text.contains("\u{1b}[38;2;"), "24-bit coloured symbols")
@@ -91,8 +91,8 @@ struct PickPtyTests {
         try expectNothingLeft(run)
     }
 
-    @Test func iTermGetsInlinePNGsThatFitThePane() throws {
-        let run = try play("iterm")
+    @Test func iTermGetsInlinePNGsThatFitThePane() async throws {
+        let run = try await play("iterm")
         #expect(run.finished && run.exitCode == 3, "exit \(run.exitCode)")
         let text = String(decoding: run.recording, as: UTF8.self)
         let images = text.components(separatedBy: "\u{1b}]1337;File=").dropFirst().compactMap { part -> (String, [UInt8])? in
@@ -109,8 +109,8 @@ struct PickPtyTests {
         try expectNothingLeft(run)
     }
 
-    @Test func insideTmuxKittyGraphicsGoThroughPassthroughWithEscapesDoubled() throws {
-        let run = try play("tmux-kitty")
+    @Test func insideTmuxKittyGraphicsGoThroughPassthroughWithEscapesDoubled() async throws {
+        let run = try await play("tmux-kitty")
         #expect(run.finished && run.exitCode == 3, "exit \(run.exitCode)")
         let text = String(decoding: run.recording, as: UTF8.self)
         let wrapped = text.components(separatedBy: "\u{1b}Ptmux;\u{1b}\u{1b}_G").count - 1
@@ -121,8 +121,8 @@ struct PickPtyTests {
         try expectNothingLeft(run)
     }
 
-    @Test func insideTmuxWithoutPassthroughSymbolsAreDrawn() throws {
-        let run = try play("tmux-plain")
+    @Test func insideTmuxWithoutPassthroughSymbolsAreDrawn() async throws {
+        let run = try await play("tmux-plain")
         #expect(run.finished && run.exitCode == 3, "exit \(run.exitCode)")
         #expect(String(decoding: run.recording, as: UTF8.self).contains("\u{1b}[38;2;"))
         #expect(!TerminalRecording.kittyCommands(run.recording).contains { $0.keys.hasPrefix("a=T") })

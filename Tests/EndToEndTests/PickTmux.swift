@@ -13,21 +13,21 @@ final class PickTmux: @unchecked Sendable {
     var recordingURL: URL { directory.appendingPathComponent("recording") }
 
     /// Everything pick writes to its pane from now on goes to `recordingURL` too (`pipe-pane -O`).
-    func recordOutput() throws {
-        try tmuxCommand(["pipe-pane", "-O", "cat > \(Self.quoted(recordingURL.path))"])
+    func recordOutput() async throws {
+        try await tmuxCommand(["pipe-pane", "-O", "cat > \(Self.quoted(recordingURL.path))"])
     }
 
     /// Lets a pick started with `rightPaneColumns` begin.
-    func go() throws {
+    func go() async throws {
         try Data().write(to: goURL)
-        try waitFor("the picker's key help") { $0.contains("Space pick") }
+        try await waitFor("the picker's key help") { $0.contains("Space pick") }
     }
 
     /// Starts `pickerctl --socket … pick ARGS` for `daemon`; waits until the picker has drawn its help row.
     /// - Parameter rightOfPane: pick runs in a second pane this many columns wide, right of a first one,
     ///   and starts only when `go()` is called (after `recordOutput`, say).
     init(daemon: LiveDaemon, arguments: [String], columns: Int = 160, rows: Int = 48,
-         environment: [String: String] = [:], waitForDrawing: Bool = true, rightPaneColumns: Int? = nil) throws {
+         environment: [String: String] = [:], waitForDrawing: Bool = true, rightPaneColumns: Int? = nil) async throws {
         guard let tmux = findExecutable("tmux") else { throw TmuxError.missing("tmux") }
         self.tmux = tmux
         directory = URL(fileURLWithPath: "/tmp/pkp-\(UUID().uuidString.prefix(8))")
@@ -42,96 +42,96 @@ final class PickTmux: @unchecked Sendable {
         }
         let env = ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "HOME": directory.path].merging(environment) { _, new in new }
         let first = rightPaneColumns == nil ? ["sh", "-c", script] : ["sleep", "600"]
-        let r = try runProcess(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)"] + first,
+        let r = try await runProcess(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)"] + first,
                                environment: env)
         guard r.exitCode == 0 else { throw TmuxError.failed("new-session: \(r)") }
         if let width = rightPaneColumns {
-            let split = try runProcess(tmux, ["-S", socket, "split-window", "-h", "-l", "\(width)", "sh", "-c", script], environment: env)
+            let split = try await runProcess(tmux, ["-S", socket, "split-window", "-h", "-l", "\(width)", "sh", "-c", script], environment: env)
             guard split.exitCode == 0 else { throw TmuxError.failed("split-window: \(split)") }
             return
         }
-        if waitForDrawing { try waitFor("the picker's key help") { $0.contains("Space pick") } }
+        if waitForDrawing { try await waitFor("the picker's key help") { $0.contains("Space pick") } }
     }
 
     static func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
     /// Presses named tmux keys ("j", "Enter", "Space", "Escape", "C-c") one by one.
-    func press(_ keys: String...) throws {
-        for key in keys { try tmuxCommand(["send-keys", key]) }
+    func press(_ keys: String...) async throws {
+        for key in keys { try await tmuxCommand(["send-keys", key]) }
     }
 
     /// Types text literally.
-    func type(_ text: String) throws { try tmuxCommand(["send-keys", "-l", "--", text]) }
+    func type(_ text: String) async throws { try await tmuxCommand(["send-keys", "-l", "--", text]) }
 
     /// The screen as text (`-e`: with colour escapes).
-    func screen(escapes: Bool = false) throws -> String {
-        let r = try runProcess(tmux, ["-S", socket, "capture-pane", "-p"] + (escapes ? ["-e"] : []))
+    func screen(escapes: Bool = false) async throws -> String {
+        let r = try await runProcess(tmux, ["-S", socket, "capture-pane", "-p"] + (escapes ? ["-e"] : []))
         guard r.exitCode == 0 else { throw TmuxError.failed("capture-pane: \(r)") }
         return r.stdoutText
     }
 
-    func lines(escapes: Bool = false) throws -> [String] {
-        try screen(escapes: escapes).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    func lines(escapes: Bool = false) async throws -> [String] {
+        try await screen(escapes: escapes).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// A tmux format about the pane: `#{alternate_on}`, `#{cursor_flag}`.
-    func paneFormat(_ format: String) throws -> String {
-        let r = try runProcess(tmux, ["-S", socket, "display-message", "-p", format])
+    func paneFormat(_ format: String) async throws -> String {
+        let r = try await runProcess(tmux, ["-S", socket, "display-message", "-p", format])
         return r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func resize(columns: Int, rows: Int) throws {
-        try tmuxCommand(["resize-window", "-x", "\(columns)", "-y", "\(rows)"])
+    func resize(columns: Int, rows: Int) async throws {
+        try await tmuxCommand(["resize-window", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
     /// Polls the screen until `condition` holds; throws with the screen after `seconds`.
     @discardableResult
-    func waitFor(_ what: String, seconds: Double = 20, escapes: Bool = false, _ condition: (String) throws -> Bool) throws -> String {
+    func waitFor(_ what: String, seconds: Double = 20, escapes: Bool = false, _ condition: (String) async throws -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
-            let text = try screen(escapes: escapes)
-            if try condition(text) { return text }
+            let text = try await screen(escapes: escapes)
+            if try await condition(text) { return text }
             if Date() > deadline { throw TmuxError.timeout(what, screen: text) }
-            usleep(30_000)
+            await pause(30_000)
         }
     }
 
     /// Polls the recorded output until `extract` finds something in it.
-    func waitForRecording<T>(seconds: Double = 20, _ extract: (String) -> T?) -> T? {
+    func waitForRecording<T>(seconds: Double = 20, _ extract: (String) -> T?) async -> T? {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let data = try? Data(contentsOf: recordingURL), let found = extract(String(decoding: data, as: UTF8.self)) { return found }
-            usleep(50_000)
+            await pause(50_000)
         }
         return nil
     }
 
     /// Waits for pick to end: its exit code and what it printed on stdout.
-    func waitForExit(seconds: Double = 20) throws -> (code: Int32, stdout: Data) {
+    func waitForExit(seconds: Double = 20) async throws -> (code: Int32, stdout: Data) {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             if let text = try? String(contentsOf: exitCodeURL, encoding: .utf8), let code = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
                 return (code, (try? Data(contentsOf: outputURL)) ?? Data())
             }
-            if Date() > deadline { throw TmuxError.timeout("pick to exit", screen: (try? screen()) ?? "") }
-            usleep(30_000)
+            if Date() > deadline { throw await TmuxError.timeout("pick to exit", screen: (try? screen()) ?? "") }
+            await pause(30_000)
         }
     }
 
     /// The pid of pickerctl: the shell's only child.
-    func pickPID() throws -> pid_t? {
+    func pickPID() async throws -> pid_t? {
         guard let shell = try? String(contentsOf: pidURL, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) else { return nil }
-        let r = try runProcess("/usr/bin/pgrep", ["-P", shell])
+        let r = try await runProcess("/usr/bin/pgrep", ["-P", shell])
         return r.stdoutText.split(separator: "\n").first.flatMap { pid_t($0) }
     }
 
-    private func tmuxCommand(_ args: [String]) throws {
-        let r = try runProcess(tmux, ["-S", socket] + args)
+    private func tmuxCommand(_ args: [String]) async throws {
+        let r = try await runProcess(tmux, ["-S", socket] + args)
         guard r.exitCode == 0 else { throw TmuxError.failed("\(args.first ?? ""): \(r)") }
     }
 
     deinit {
-        _ = try? runProcess(tmux, ["-S", socket, "kill-server"])
+        _ = try? runProcessBlocking(tmux, ["-S", socket, "kill-server"])
         try? FileManager.default.removeItem(at: directory)
     }
 }

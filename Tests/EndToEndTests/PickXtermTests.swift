@@ -3,19 +3,19 @@ import Testing
 
 /// One real terminal: `pickerctl pick --graphics sixel` in xterm (`-ti vt340`, sixel) under Xvfb, and a
 /// screenshot of the screen: the photo must be there, in the image pane, looking like the daemon's fitted PNG.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: XServer.toolsPresent, "needs Xvfb, xterm, xwd and xwdtopnm (scripts/install-deps.sh) and Pillow"))
+@Suite(.timeLimit(.minutes(15)), .enabled(if: XServer.toolsPresent, "needs Xvfb, xterm, xwd and xwdtopnm (scripts/install-deps.sh) and Pillow"))
 struct PickXtermTests {
-    @Test func sixelPictureOnAnXtermScreenIsTheFittedPhoto() throws {
-        let library = try TemporaryLibrary()
+    @Test func sixelPictureOnAnXtermScreenIsTheFittedPhoto() async throws {
+        let library = try await TemporaryLibrary()
         let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg")
         try library.add(photo, album: "Trip", as: "falls.jpg")
-        let daemon = try LiveDaemon(library: library.url)
-        #expect(try daemon.ctl("session", "new", "x", "--width", "300").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "Trip", session: "x").exitCode == 0)
-        #expect(try daemon.ctl("select-photo", "falls.jpg", session: "x").exitCode == 0)
+        let daemon = try await LiveDaemon(library: library.url)
+        await #expect(try daemon.ctl("session", "new", "x", "--width", "300").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "Trip", session: "x").exitCode == 0)
+        await #expect(try daemon.ctl("select-photo", "falls.jpg", session: "x").exitCode == 0)
 
         let dir = daemon.directory
-        let x = try XServer(directory: dir)
+        let x = try await XServer(directory: dir)
         defer { x.stop() }
         let pidFile = dir.appendingPathComponent("pick.pid").path
         let script = "echo $$ > '\(pidFile)'; exec '\(TestEnvironment.pickerctl.path)' --socket '\(daemon.socketPath)' --session x pick --graphics sixel > /dev/null"
@@ -39,12 +39,12 @@ struct PickXtermTests {
         var match: [String: Any] = [:]
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            usleep(300_000)
-            let state = try daemon.ctl("session", "show", "x", "--json")
+            await pause(300_000)
+            let state = try await daemon.ctl("session", "show", "x", "--json")
             guard let s = try? JSONSerialization.jsonObject(with: state.stdout) as? [String: Any], s["width"] as? Int != 300 else { continue }
-            guard try daemon.ctl("get-image", "-o", reference, session: "x").exitCode == 0 else { continue }
-            guard try runProcess("/bin/sh", ["-c", "xwd -root -silent -display \(x.display) | xwdtopnm > '\(shot)' 2>/dev/null"]).exitCode == 0 else { continue }
-            let r = try runProcess(TestEnvironment.python, [TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/screenmatch.py").path, shot, reference])
+            guard try await daemon.ctl("get-image", "-o", reference, session: "x").exitCode == 0 else { continue }
+            guard try await runProcess("/bin/sh", ["-c", "xwd -root -silent -display \(x.display) | xwdtopnm > '\(shot)' 2>/dev/null"]).exitCode == 0 else { continue }
+            let r = try await runProcess(TestEnvironment.python, [TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/screenmatch.py").path, shot, reference])
             match = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
             if let mad = match["mad"] as? Double, let baseline = match["baseline"] as? Double, mad < baseline / 2 { break }
         }
@@ -65,7 +65,7 @@ final class XServer: @unchecked Sendable {
     let pid: pid_t
     let display: String
 
-    init(directory: URL) throws {
+    init(directory: URL) async throws {
         let numberFile = directory.appendingPathComponent("display").path
         pid = try spawnProcess(findExecutable("Xvfb") ?? "Xvfb", ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
                                environment: ["PATH": "/usr/bin:/bin"], stdin: "/dev/null", stdout: numberFile,
@@ -74,7 +74,7 @@ final class XServer: @unchecked Sendable {
         for _ in 0..<400 {
             number = ((try? String(contentsOfFile: numberFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             if !number.isEmpty { break }
-            usleep(25_000)
+            await pause(25_000)
         }
         display = ":" + number
         if number.isEmpty {

@@ -4,16 +4,16 @@ import Testing
 
 /// docs/PROTOCOL.md claims over a real socket: half-close, a repeated `hello`, same-session replies
 /// in send order, and `subscribe`/`cancel` never refused `too_busy`.
-@Suite(.timeLimit(.minutes(2))) struct ProtocolClaimsTests {
+@Suite(.timeLimit(.minutes(15))) struct ProtocolClaimsTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         for n in [1, 3, 6, 8] {
             try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_\(n).jpg"), album: "A")
         }
-        daemon = try LiveDaemon(library: library.url)
+        daemon = try await LiveDaemon(library: library.url)
     }
 
     /// Reads until every id in `ids` has a reply (events are skipped); the replies by id, in arrival order.
@@ -27,7 +27,7 @@ import Testing
         return got
     }
 
-    @Test func halfClosedClientStillGetsEveryReplyThenTheServerCloses() throws {
+    @Test func halfClosedClientStillGetsEveryReplyThenTheServerCloses() async throws {
         let c = try RawConnection(path: daemon.socketPath)
         try c.handshake()
         let requests: [(UInt32, Request)] = [
@@ -57,7 +57,7 @@ import Testing
         }
     }
 
-    @Test func secondHelloIsAnsweredLikeTheFirstAndABadVersionThenCloses() throws {
+    @Test func secondHelloIsAnsweredLikeTheFirstAndABadVersionThenCloses() async throws {
         let c = try RawConnection(path: daemon.socketPath)
         try c.handshake()
         try c.send(.hello(Hello(clientName: "again")), id: 7)
@@ -84,7 +84,7 @@ import Testing
         }
     }
 
-    @Test func sameSessionRepliesArriveInSendOrderUnderPipelining() throws {
+    @Test func sameSessionRepliesArriveInSendOrderUnderPipelining() async throws {
         let c = try RawConnection(path: daemon.socketPath)
         try c.handshake()
         var requests: [(UInt32, Request)] = [
@@ -121,10 +121,10 @@ import Testing
         }
     }
 
-    @Test func subscribeAndCancelAreAnsweredWhileTheInFlightLimitRefusesOthers() throws {
-        #expect(try daemon.ctl("session", "new", "q", "--width", "400").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "A", session: "q").exitCode == 0)
-        #expect(try daemon.ctl("select-photo", "--index", "1", session: "q").exitCode == 0)
+    @Test func subscribeAndCancelAreAnsweredWhileTheInFlightLimitRefusesOthers() async throws {
+        await #expect(try daemon.ctl("session", "new", "q", "--width", "400").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "A", session: "q").exitCode == 0)
+        await #expect(try daemon.ctl("select-photo", "--index", "1", session: "q").exitCode == 0)
         let c = try RawConnection(path: daemon.socketPath)
         try c.handshake()
         // A slow preview, then 70 requests of the same session queued behind it (one write): more

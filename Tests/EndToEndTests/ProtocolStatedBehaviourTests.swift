@@ -5,12 +5,12 @@ import PickerSystem
 import Testing
 
 /// What docs/PROTOCOL.md states about edge cases (issue 16), checked on a live pickerd.
-@Suite(.timeLimit(.minutes(3))) struct ProtocolStatedBehaviourTests {
+@Suite(.timeLimit(.minutes(15))) struct ProtocolStatedBehaviourTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         let corpus = TestEnvironment.corpus.root
         // Landscape_2.jpg is not in the fixture subset: a copy of Landscape_1 stands in under its name.
         for n in 1...2 {
@@ -18,7 +18,7 @@ import Testing
                             as: "Landscape_\(n).jpg")
         }
         try library.add(corpus.appendingPathComponent("exif-orientation/Landscape_3.jpg"), album: "B")
-        daemon = try LiveDaemon(library: library.url)
+        daemon = try await LiveDaemon(library: library.url)
     }
 
     private func json(_ r: CommandResult) throws -> [String: Any] {
@@ -30,64 +30,64 @@ import Testing
         return nil
     }
 
-    @Test func stepPhotoWithoutAnAlbumIsNothingSelected() throws {
-        #expect(try daemon.ctl("session", "new", "n", "--width", "100").exitCode == 0)
+    @Test func stepPhotoWithoutAnAlbumIsNothingSelected() async throws {
+        await #expect(try daemon.ctl("session", "new", "n", "--width", "100").exitCode == 0)
         for step in ["next", "prev"] {
-            let r = try daemon.ctl(step, session: "n")
+            let r = try await daemon.ctl(step, session: "n")
             #expect(r.exitCode == 3 && r.stderr.contains("no album selected"), "\(step): \(r)")
         }
-        #expect(try daemon.ctl("select-album", "A", session: "n").exitCode == 0)
-        #expect(try daemon.ctl("prev", session: "n").exitCode == 0)  // no current photo: the last
-        let r = try daemon.ctl("next", session: "n")
+        await #expect(try daemon.ctl("select-album", "A", session: "n").exitCode == 0)
+        await #expect(try daemon.ctl("prev", session: "n").exitCode == 0)  // no current photo: the last
+        let r = try await daemon.ctl("next", session: "n")
         #expect(r.exitCode == 4 && r.stderr.contains("last photo"), "\(r)")
     }
 
-    @Test func selectorIndexZeroNamesNothing() throws {
-        #expect(try daemon.ctl("session", "new", "z", "--width", "100").exitCode == 0)
+    @Test func selectorIndexZeroNamesNothing() async throws {
+        await #expect(try daemon.ctl("session", "new", "z", "--width", "100").exitCode == 0)
         let conn = try RawConnection(socketPath: daemon.socketPath, clientName: "index-zero")
         let album = try conn.replies(to: try conn.sendInOneWrite([.selectAlbum(session: "z", .index(0))]))
         #expect(album.values.map(errorCode) == [.noSuchAlbum], "\(album)")
-        #expect(try daemon.ctl("select-album", "A", session: "z").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "A", session: "z").exitCode == 0)
         let photo = try conn.replies(to: try conn.sendInOneWrite([.selectPhoto(session: "z", .index(0))]))
         #expect(photo.values.map(errorCode) == [.noSuchPhoto], "\(photo)")
     }
 
-    @Test func aSessionWhoseAlbumLeftTheLibraryKeepsItsNameWithIndexZero() throws {
-        #expect(try daemon.ctl("session", "new", "g", "--width", "100").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "B", session: "g").exitCode == 0)
+    @Test func aSessionWhoseAlbumLeftTheLibraryKeepsItsNameWithIndexZero() async throws {
+        await #expect(try daemon.ctl("session", "new", "g", "--width", "100").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "B", session: "g").exitCode == 0)
         try FileManager.default.removeItem(at: library.url.appendingPathComponent("B"))
         var state: [String: Any] = [:]
         // The watcher settles for 300 ms after a change; wait for the new snapshot (a bound, not a timing check).
         for _ in 0..<400 {
-            state = try json(try daemon.ctl("status", "--json", session: "g"))
+            state = try await json(try daemon.ctl("status", "--json", session: "g"))
             if state["album_index"] is NSNull { break }
-            usleep(50_000)
+            await pause(50_000)
         }
         #expect(state["album"] as? String == "B", "\(state)")
         #expect(state["album_index"] is NSNull && state["photo_count"] as? Int == 0, "\(state)")
-        #expect(try daemon.ctl("status", session: "g").stdoutText.contains("album:     B (missing)"))
-        let photos = try daemon.ctl("photos", session: "g")
+        await #expect(try daemon.ctl("status", session: "g").stdoutText.contains("album:     B (missing)"))
+        let photos = try await daemon.ctl("photos", session: "g")
         #expect(photos.exitCode == 4, "\(photos)")
-        #expect(try daemon.ctl("next", session: "g").exitCode == 4)
-        #expect(try daemon.ctl("select-album", "A", session: "g").exitCode == 0)
+        await #expect(try daemon.ctl("next", session: "g").exitCode == 4)
+        await #expect(try daemon.ctl("select-album", "A", session: "g").exitCode == 0)
     }
 
-    @Test func statusMessageGivesTheSizeInDecimalUnitsWithOneDecimal() throws {
-        #expect(try daemon.ctl("session", "new", "m", "--width", "100").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "A", session: "m").exitCode == 0)
-        #expect(try daemon.ctl("select-photo", "--index", "1", session: "m").exitCode == 0)
-        let row = try json(try daemon.ctl("photos", "--json", "--limit", "1", session: "m"))
+    @Test func statusMessageGivesTheSizeInDecimalUnitsWithOneDecimal() async throws {
+        await #expect(try daemon.ctl("session", "new", "m", "--width", "100").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "A", session: "m").exitCode == 0)
+        await #expect(try daemon.ctl("select-photo", "--index", "1", session: "m").exitCode == 0)
+        let row = try await json(try daemon.ctl("photos", "--json", "--limit", "1", session: "m"))
         let first = (row["photos"] as? [[String: Any]])?.first ?? [:]
         let bytes = first["bytes"] as? Int ?? 0
         let width = first["width"] as? Int ?? 0, height = first["height"] as? Int ?? 0
         #expect(bytes >= 1000 && bytes < 999_950, "the corpus photo is in the kB range: \(bytes)")
         let tenths = Int((Double(bytes) / 100).rounded())
         let expected = "\(width)x\(height) px, \(tenths / 10).\(tenths % 10) kB, JPEG"
-        let state = try json(try daemon.ctl("status", "--json", session: "m"))
+        let state = try await json(try daemon.ctl("status", "--json", session: "m"))
         #expect(state["message"] as? String == expected, "\(state)")
     }
 
-    @Test func connectionsThatHaveNotSaidHelloCountTowardTheLimitUntilTheHandshakeTimeoutClosesThem() throws {
+    @Test func connectionsThatHaveNotSaidHelloCountTowardTheLimitUntilTheHandshakeTimeoutClosesThem() async throws {
         var fds: [Int32] = []
         defer { for fd in fds { FileDescriptorIO.close(fd) } }
         for _ in 0..<256 { fds.append(try UnixSocket.connect(path: daemon.socketPath)) }  // no hello on any

@@ -5,14 +5,14 @@ import PickerSystem
 import Testing
 
 /// Bytes straight onto the socket: garbage, oversized lengths, pipelining, bad versions.
-@Suite(.timeLimit(.minutes(2))) struct RawSocketTests {
+@Suite(.timeLimit(.minutes(15))) struct RawSocketTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A")
-        daemon = try LiveDaemon(library: library.url)
+        daemon = try await LiveDaemon(library: library.url)
     }
 
     /// Reads frames until the daemon closes the connection (or 30 s pass: a bound for a loaded machine, not a measurement).
@@ -42,7 +42,7 @@ import Testing
 
     enum RawError: Error { case closed }
 
-    @Test func oversizedLengthIsRefusedAndTheConnectionClosedWhileOthersAreServed() throws {
+    @Test func oversizedLengthIsRefusedAndTheConnectionClosedWhileOthersAreServed() async throws {
         let fd = try connectRaw()
         defer { FileDescriptorIO.close(fd) }
         try handshake(fd)
@@ -52,10 +52,10 @@ import Testing
         #expect(closed)
         let reply = try frames.first.map { try Reply(frame: $0) }
         #expect(reply == .error(PickerError(.frameTooLarge, "frame of 67108864 bytes exceeds the maximum of 1048576 bytes")))
-        #expect(try daemon.ctl("ping").exitCode == 0)
+        await #expect(try daemon.ctl("ping").exitCode == 0)
     }
 
-    @Test func garbageBeforeTheHandshakeGetsAnErrorAndAClose() throws {
+    @Test func garbageBeforeTheHandshakeGetsAnErrorAndAClose() async throws {
         let fd = try connectRaw()
         defer { FileDescriptorIO.close(fd) }
         try FileDescriptorIO.sendAll(fd, Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
@@ -66,10 +66,10 @@ import Testing
         } else {
             Issue.record("expected an error frame, got \(frames)")
         }
-        #expect(try daemon.ctl("ping").exitCode == 0)
+        await #expect(try daemon.ctl("ping").exitCode == 0)
     }
 
-    @Test func requestBeforeHelloIsRefused() throws {
+    @Test func requestBeforeHelloIsRefused() async throws {
         let fd = try connectRaw()
         defer { FileDescriptorIO.close(fd) }
         try FileDescriptorIO.sendAll(fd, Request.ping.frame(id: 9).encoded())
@@ -84,7 +84,7 @@ import Testing
         }
     }
 
-    @Test func futureProtocolVersionIsRefusedWithItsError() throws {
+    @Test func futureProtocolVersionIsRefusedWithItsError() async throws {
         let fd = try connectRaw()
         defer { FileDescriptorIO.close(fd) }
         try FileDescriptorIO.sendAll(fd, Request.hello(Hello(version: 99, clientName: "future")).frame(id: 3).encoded())
@@ -98,7 +98,7 @@ import Testing
         }
     }
 
-    @Test func handshakeStatesCapabilities() throws {
+    @Test func handshakeStatesCapabilities() async throws {
         let conn = try PickerConnection(socketPath: daemon.socketPath, clientName: "caps-test")
         #expect(conn.capabilities.version == ProtocolLimits.version)
         #expect(conn.capabilities.maxRequestFrame == 1 << 20)
@@ -106,7 +106,7 @@ import Testing
         #expect(Set(conn.capabilities.outputFormats) == [.jpeg, .png, .webp, .sixel, .symbols])
     }
 
-    @Test func pipelinedRequestsEachGetTheirOwnReply() throws {
+    @Test func pipelinedRequestsEachGetTheirOwnReply() async throws {
         let conn = try PickerConnection(socketPath: daemon.socketPath, clientName: "pipeline-test")
         var ids: [UInt32: Request] = [:]
         for i in 0..<20 {
@@ -129,7 +129,7 @@ import Testing
         }
     }
 
-    @Test func malformedPayloadGetsAnErrorAndTheConnectionStaysUsable() throws {
+    @Test func malformedPayloadGetsAnErrorAndTheConnectionStaysUsable() async throws {
         let fd = try connectRaw()
         defer { FileDescriptorIO.close(fd) }
         try handshake(fd)
@@ -151,17 +151,17 @@ import Testing
         #expect(replies[7] == .pong(serverVersion: "pickerd 0.1.0"))
     }
 
-    @Test func clientVanishingMidReplyDoesNotDisturbOthers() throws {
-        _ = try daemon.ctl("session", "new", "v", "--width", "2000", "--height", "2000")
-        _ = try daemon.ctl("select-album", "A", session: "v")
-        _ = try daemon.ctl("select-photo", "--index", "1", session: "v")
+    @Test func clientVanishingMidReplyDoesNotDisturbOthers() async throws {
+        _ = try await daemon.ctl("session", "new", "v", "--width", "2000", "--height", "2000")
+        _ = try await daemon.ctl("select-album", "A", session: "v")
+        _ = try await daemon.ctl("select-photo", "--index", "1", session: "v")
         for _ in 0..<5 {
             let fd = try connectRaw()
             try handshake(fd)
             try FileDescriptorIO.sendAll(fd, Request.getImage(ImageRequest(session: "v", noCache: true)).frame(id: 2).encoded())
             FileDescriptorIO.close(fd)
         }
-        #expect(try daemon.ctl("ping").exitCode == 0)
-        #expect(try daemon.ctl("get-image", "-o", daemon.directory.appendingPathComponent("v.png").path, session: "v").exitCode == 0)
+        await #expect(try daemon.ctl("ping").exitCode == 0)
+        await #expect(try daemon.ctl("get-image", "-o", daemon.directory.appendingPathComponent("v.png").path, session: "v").exitCode == 0)
     }
 }

@@ -7,8 +7,8 @@ import Testing
     static let isGitCheckout = FileManager.default.fileExists(atPath: root.appendingPathComponent(".git").path)
 
     @Test(.enabled(if: isGitCheckout && findExecutable("git") != nil, "needs a git checkout"))
-    func noCompiledPythonIsTrackedAndPycacheIsIgnored() throws {
-        let tracked = try runProcess(findExecutable("git") ?? "git", ["-C", Self.root.path, "ls-files"])
+    func noCompiledPythonIsTrackedAndPycacheIsIgnored() async throws {
+        let tracked = try await runProcess(findExecutable("git") ?? "git", ["-C", Self.root.path, "ls-files"])
         #expect(tracked.exitCode == 0, "\(tracked)")
         let pyc = tracked.stdoutText.split(separator: "\n").filter { $0.hasSuffix(".pyc") || $0.contains("__pycache__/") }
         #expect(pyc.isEmpty, "tracked: \(pyc)")
@@ -18,7 +18,7 @@ import Testing
 
     /// The pane range 16…8192 and the cell range 16…1024 are declared once, in PickerProtocol's
     /// `ProtocolLimits`; the engine and pickerctl read them from there.
-    @Test func paneAndCellRangesAreDeclaredOnce() throws {
+    @Test func paneAndCellRangesAreDeclaredOnce() async throws {
         let sources = Self.root.appendingPathComponent("Sources")
         let files = (FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? [])
             .filter { $0.hasSuffix(".swift") }

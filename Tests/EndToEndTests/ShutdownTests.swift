@@ -4,13 +4,13 @@ import Testing
 
 /// README: on SIGTERM pickerd stops accepting, finishes or fails the requests in flight, saves
 /// the sessions, removes the socket and exits 0.
-@Suite(.timeLimit(.minutes(2))) struct ShutdownTests {
-    @Test func sigtermWithRequestsInFlightAnswersOrClosesSavesSessionsRemovesSocketAndExitsZero() throws {
-        let library = try TemporaryLibrary()
+@Suite(.timeLimit(.minutes(15))) struct ShutdownTests {
+    @Test func sigtermWithRequestsInFlightAnswersOrClosesSavesSessionsRemovesSocketAndExitsZero() async throws {
+        let library = try await TemporaryLibrary()
         for n in [1, 3, 6, 8] {
             try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_\(n).jpg"), album: "A")
         }
-        let daemon = try LiveDaemon(library: library.url)
+        let daemon = try await LiveDaemon(library: library.url)
         // Eight sessions set up and each asked for a large preview, all pipelined in one write:
         // requests of one session run in order, image work at most 4 at a time per connection,
         // so work is still queued when the signal comes. Sizes differ, so nothing is cached.
@@ -30,7 +30,7 @@ import Testing
         let sent = Set(requests.map(\.0))
         try connection.sendAll(requests)
         // A session created just before the signal must be there after a restart.
-        #expect(try daemon.ctl("session", "new", "last-minute", "--width", "222").exitCode == 0)
+        await #expect(try daemon.ctl("session", "new", "last-minute", "--width", "222").exitCode == 0)
         kill(daemon.pid, SIGTERM)
 
         // Every request is answered or the connection closes: no hang (reads time out after 20 s).
@@ -49,13 +49,13 @@ import Testing
         }
         print("SIGTERM with \(sent.count) requests in flight: \(answered.count) answered before the close, \(answered.filter { previewWidth[$0] != nil }.count) of 8 previews")
 
-        #expect(eventually(within: 20) { !daemon.isDaemonRunning }, "pickerd must exit after SIGTERM")
-        #expect(daemon.stop() == 0, "exit code; log:\n\(daemon.log)")
+        await #expect(eventually(within: 20) { !daemon.isDaemonRunning }, "pickerd must exit after SIGTERM")
+        await #expect(daemon.stop() == 0, "exit code; log:\n\(daemon.log)")
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket is removed")
         #expect(daemon.log.contains("shutting down") && daemon.log.contains("stopped"), "\(daemon.log)")
 
-        try daemon.start()
-        let restored = try daemon.ctl("session", "show", "last-minute", "--json")
+        try await daemon.start()
+        let restored = try await daemon.ctl("session", "show", "last-minute", "--json")
         #expect(restored.exitCode == 0 && restored.stdoutText.contains("222"), "\(restored)")
         
     }

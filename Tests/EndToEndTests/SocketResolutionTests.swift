@@ -4,14 +4,14 @@ import Testing
 /// README: the default socket is `$PICKER_SOCKET`, else `$XDG_RUNTIME_DIR/pickerd.sock`, else
 /// `/tmp/pickerd-$UID/pickerd.sock` (folder 0700); the session is `--session`, else
 /// `$PICKER_SESSION`, else `default`. Every daemon here is started without `--socket`.
-@Suite(.timeLimit(.minutes(2))) struct SocketResolutionTests {
+@Suite(.timeLimit(.minutes(15))) struct SocketResolutionTests {
     let library: TemporaryLibrary
     let scratch: ScratchDirectory
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A")
-        scratch = try ScratchDirectory()
+        scratch = try await ScratchDirectory()
     }
 
     private var baseEnvironment: [String: String] { ["PATH": "/usr/bin:/bin", "HOME": scratch.url.path] }
@@ -23,37 +23,37 @@ import Testing
     }
 
     /// Pings with exactly `environment` until it answers (bounded); the last result.
-    private func pingUntilUp(_ daemon: BareDaemon, environment: [String: String], asUID: uid_t? = nil) throws -> CommandResult {
+    private func pingUntilUp(_ daemon: BareDaemon, environment: [String: String], asUID: uid_t? = nil) async throws -> CommandResult {
         var last = CommandResult(exitCode: -1, stdout: Data(), stderr: "never ran")
-        _ = try eventually {
-            last = try bareCtl(["ping"], environment: environment, asUID: asUID)
+        _ = try await eventually {
+            last = try await bareCtl(["ping"], environment: environment, asUID: asUID)
             return last.exitCode == 0 || !daemon.isRunning
         }
         return last
     }
 
-    @Test func pickerSocketIsUsedByBothDaemonAndClientAndBeatsXDGRuntimeDir() throws {
+    @Test func pickerSocketIsUsedByBothDaemonAndClientAndBeatsXDGRuntimeDir() async throws {
         let socket = scratch.path("env.sock")
         let runtime = scratch.path("runtime")
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
         let env = ["PICKER_SOCKET": socket, "XDG_RUNTIME_DIR": runtime]
         let daemon = try startDaemon(environment: env)
-        let ping = try pingUntilUp(daemon, environment: env)
+        let ping = try await pingUntilUp(daemon, environment: env)
         #expect(ping.exitCode == 0, "\(ping)\n\(daemon.log)")
         var st = stat()
         #expect(lstat(socket, &st) == 0 && st.st_mode & S_IFMT == S_IFSOCK, "the socket is at $PICKER_SOCKET")
         #expect(!FileManager.default.fileExists(atPath: runtime + "/pickerd.sock"))
         // pickerctl with only XDG_RUNTIME_DIR looks there, finds nobody, and says so (exit 5).
-        let elsewhere = try bareCtl(["ping"], environment: ["XDG_RUNTIME_DIR": runtime])
+        let elsewhere = try await bareCtl(["ping"], environment: ["XDG_RUNTIME_DIR": runtime])
         #expect(elsewhere.exitCode == 5, "\(elsewhere)")
         #expect(daemon.stop() == 0)
     }
 
-    @Test func xdgRuntimeDirHoldsTheDefaultSocket() throws {
+    @Test func xdgRuntimeDirHoldsTheDefaultSocket() async throws {
         let runtime = scratch.path("run")
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
         let daemon = try startDaemon(environment: ["XDG_RUNTIME_DIR": runtime])
-        let ping = try pingUntilUp(daemon, environment: ["XDG_RUNTIME_DIR": runtime])
+        let ping = try await pingUntilUp(daemon, environment: ["XDG_RUNTIME_DIR": runtime])
         #expect(ping.exitCode == 0, "\(ping)\n\(daemon.log)")
         var st = stat()
         #expect(lstat(runtime + "/pickerd.sock", &st) == 0 && st.st_mode & S_IFMT == S_IFSOCK)
@@ -62,22 +62,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: runtime + "/pickerd.sock"), "removed on exit")
     }
 
-    @Test func pickerSessionNamesTheSessionWhenNoSessionOptionIsGiven() throws {
+    @Test func pickerSessionNamesTheSessionWhenNoSessionOptionIsGiven() async throws {
         let socket = scratch.path("s.sock")
         let daemon = try startDaemon(environment: ["PICKER_SOCKET": socket])
-        #expect(try pingUntilUp(daemon, environment: ["PICKER_SOCKET": socket]).exitCode == 0)
+        await #expect(try pingUntilUp(daemon, environment: ["PICKER_SOCKET": socket]).exitCode == 0)
         let alpha = ["PICKER_SOCKET": socket, "PICKER_SESSION": "alpha"]
-        #expect(try bareCtl(["session", "new", "--width", "300"], environment: alpha).exitCode == 0)
-        #expect(try bareCtl(["select-album", "A"], environment: alpha).exitCode == 0)
-        let list = try bareCtl(["session", "list", "--json"], environment: alpha)
+        await #expect(try bareCtl(["session", "new", "--width", "300"], environment: alpha).exitCode == 0)
+        await #expect(try bareCtl(["select-album", "A"], environment: alpha).exitCode == 0)
+        let list = try await bareCtl(["session", "list", "--json"], environment: alpha)
         #expect(list.stdoutText.contains("\"alpha\"") && !list.stdoutText.contains("\"default\""), "\(list)")
-        let status = try bareCtl(["status", "--json"], environment: alpha)
+        let status = try await bareCtl(["status", "--json"], environment: alpha)
         #expect(status.exitCode == 0 && status.stdoutText.contains("\"album\":\"A\""), "\(status)")
         // Without the variable the session is "default", which does not exist (exit 4).
-        let plain = try bareCtl(["status"], environment: ["PICKER_SOCKET": socket])
+        let plain = try await bareCtl(["status"], environment: ["PICKER_SOCKET": socket])
         #expect(plain.exitCode == 4, "\(plain)")
         // --session beats $PICKER_SESSION.
-        let option = try bareCtl(["--session", "beta", "status"], environment: alpha)
+        let option = try await bareCtl(["--session", "beta", "status"], environment: alpha)
         #expect(option.exitCode == 4 && option.stderr.contains("beta"), "\(option)")
         #expect(daemon.stop() == 0)
     }
@@ -93,7 +93,7 @@ import Testing
     }()
 
     @Test(.enabled(if: throwawayUID != nil, "needs root, setpriv and a free uid with no /tmp/pickerd-UID yet"))
-    func tmpFallbackFolderIsCreated0700AndFoundByPickerctl() throws {
+    func tmpFallbackFolderIsCreated0700AndFoundByPickerctl() async throws {
         let uid = try #require(Self.throwawayUID)
         let folder = "/tmp/pickerd-\(uid)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -103,7 +103,7 @@ import Testing
         chown(state, uid, uid)
         chmod(scratch.url.path, 0o755)
         let daemon = try startDaemon(environment: [:], asUID: uid)
-        let ping = try pingUntilUp(daemon, environment: baseEnvironment, asUID: uid)
+        let ping = try await pingUntilUp(daemon, environment: baseEnvironment, asUID: uid)
         #expect(ping.exitCode == 0, "\(ping)\n\(daemon.log)")
         var st = stat()
         #expect(lstat(folder, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR)
@@ -112,7 +112,7 @@ import Testing
         #expect(lstat(folder + "/pickerd.sock", &st) == 0 && st.st_mode & S_IFMT == S_IFSOCK)
         // Opened up, the folder is no longer trusted: pickerctl exits 5 before sending anything.
         chmod(folder, 0o755)
-        let refused = try bareCtl(["ping"], environment: baseEnvironment, asUID: uid)
+        let refused = try await bareCtl(["ping"], environment: baseEnvironment, asUID: uid)
         #expect(refused.exitCode == 5 && refused.stderr.contains("700"), "\(refused)")
         chmod(folder, 0o700)
         #expect(daemon.stop() == 0, "\(daemon.log)")

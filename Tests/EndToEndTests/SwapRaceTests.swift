@@ -7,9 +7,9 @@ import Testing
 /// The attack of issue 9: someone who can write in the library swaps an album folder with a
 /// symlink to an outside folder holding a same-named photo (renameat2 RENAME_EXCHANGE in a loop)
 /// while clients read. Not one pixel from outside may come back, from a fresh decode or a cache.
-@Suite(.timeLimit(.minutes(5))) struct SwapRaceTests {
+@Suite(.timeLimit(.minutes(15))) struct SwapRaceTests {
     static let script = TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/swap_race.py").path
-    static let hasPillow = (try? runProcess(TestEnvironment.python, ["-c", "import PIL"]))?.exitCode == 0
+    static let hasPillow = (try? runProcessBlocking(TestEnvironment.python, ["-c", "import PIL"]))?.exitCode == 0
 
     /// What the clients saw: distinct images (by bytes) per kind, and error codes with counts.
     final class Observed: Sendable {
@@ -49,24 +49,24 @@ import Testing
     }
 
     /// Brightness of the middle of each distinct image, judged by Pillow.
-    private static func brightness(of images: Set<Observed.Image>, in dir: URL) throws -> [(kind: String, value: Double)] {
+    private static func brightness(of images: Set<Observed.Image>, in dir: URL) async throws -> [(kind: String, value: Double)] {
         var out: [(String, Double)] = []
         for (i, image) in images.enumerated() {
             let file = dir.appendingPathComponent("seen-\(i).img")
             try image.data.write(to: file)
-            let values = try ImageCheck.regions(file, [image.box])
+            let values = try await ImageCheck.regions(file, [image.box])
             out.append((image.kind, values.first ?? -1))
         }
         return out
     }
 
     @Test(.enabled(if: hasPillow, "needs Pillow (python3-pil) to make and judge the images"))
-    func swappingAnAlbumForAnOutsideSymlinkServesNoOutsidePixel() throws {
-        let library = try TemporaryLibrary()
-        let outside = try TemporaryLibrary()
-        let made = try runProcess(TestEnvironment.python, [Self.script, "make", library.url.path, outside.url.path])
+    func swappingAnAlbumForAnOutsideSymlinkServesNoOutsidePixel() async throws {
+        let library = try await TemporaryLibrary()
+        let outside = try await TemporaryLibrary()
+        let made = try await runProcess(TestEnvironment.python, [Self.script, "make", library.url.path, outside.url.path])
         try #require(made.exitCode == 0, "\(made)")
-        let daemon = try LiveDaemon(library: library.url)
+        let daemon = try await LiveDaemon(library: library.url)
         let setup = try PickerConnection(socketPath: daemon.socketPath, clientName: "race-setup")
         for s in Self.sessions {
             _ = try setup.call(.sessionNew(NewSession(name: s, width: 320, height: 240)))
@@ -115,7 +115,7 @@ import Testing
 
         // Judge every distinct picture that came back: all bright (inside); the outside one is dark.
         let all = seen.images.withLock { $0 }.union(after.images.withLock { $0 })
-        let judged = try Self.brightness(of: all, in: daemon.directory)
+        let judged = try await Self.brightness(of: all, in: daemon.directory)
         let dark = judged.filter { $0.value < 46 }
         #expect(dark.isEmpty, "outside pixels served: \(dark)")
         // The race checked something: reads from the inside succeeded during it, of every kind.

@@ -14,8 +14,8 @@ enum TermCheck {
 
     static var script: String { TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/termcheck.py").path }
 
-    static func run<T: Decodable>(_ args: [String], as: T.Type) throws -> T {
-        let r = try runProcess(TestEnvironment.python, [script] + args)
+    static func run<T: Decodable>(_ args: [String], as: T.Type) async throws -> T {
+        let r = try await runProcess(TestEnvironment.python, [script] + args)
         guard r.exitCode == 0 else { throw ImageCheck.CheckError.failed("termcheck \(args): \(r.stderr)") }
         return try JSONDecoder().decode(T.self, from: r.stdout)
     }
@@ -26,71 +26,71 @@ let chafaCommand = findExecutable("chafa")
 
 /// `get-image`/`preview` with `--format symbols|sixel`: terminal text drawn by libchafa in the
 /// daemon, judged against the `chafa` command and against the fitted PNG itself.
-@Suite(.timeLimit(.minutes(3))) struct TerminalFormatTests {
+@Suite(.timeLimit(.minutes(15))) struct TerminalFormatTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         let corpus = TestEnvironment.corpus.root
         // 1800x1200 once upright (EXIF orientation 6): the fitted picture is 3:2.
         try library.add(corpus.appendingPathComponent("exif-orientation/Landscape_6.jpg"), album: "Trip")
         try library.add(corpus.appendingPathComponent("pngsuite/basn6a08.png"), album: "Trip", as: "alpha.png")
-        daemon = try LiveDaemon(library: library.url)
+        daemon = try await LiveDaemon(library: library.url)
     }
 
     private func file(_ name: String) -> URL { daemon.directory.appendingPathComponent(name) }
 
     /// A session with a `width`x480 pane on `photo`.
-    private func session(_ name: String, photo: String = "Landscape_6.jpg", width: Int = 640) throws {
-        #expect(try daemon.ctl("session", "new", name, "--width", "\(width)", "--height", "480").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "Trip", session: name).exitCode == 0)
-        #expect(try daemon.ctl("select-photo", photo, session: name).exitCode == 0)
+    private func session(_ name: String, photo: String = "Landscape_6.jpg", width: Int = 640) async throws {
+        await #expect(try daemon.ctl("session", "new", name, "--width", "\(width)", "--height", "480").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "Trip", session: name).exitCode == 0)
+        await #expect(try daemon.ctl("select-photo", photo, session: name).exitCode == 0)
     }
 
     @Test(.enabled(if: chafaCommand != nil && pillowAvailable, "needs the chafa command and /usr/bin/python3 with Pillow"))
-    func symbolsHaveChafasCellGridAndColoursForTheSameFittedPicture() throws {
-        try session("sym")
+    func symbolsHaveChafasCellGridAndColoursForTheSameFittedPicture() async throws {
+        try await session("sym")
         let png = file("fit.png")
-        #expect(try daemon.ctl("get-image", "-o", png.path, session: "sym").exitCode == 0)
-        let ours = try daemon.ctl("get-image", "--format", "symbols", "--cells", "80x24", session: "sym")
+        await #expect(try daemon.ctl("get-image", "-o", png.path, session: "sym").exitCode == 0)
+        let ours = try await daemon.ctl("get-image", "--format", "symbols", "--cells", "80x24", session: "sym")
         #expect(ours.exitCode == 0, "\(ours)")
         try ours.stdout.write(to: file("ours.txt"))
-        let reference = try runProcess(chafaCommand ?? "chafa",
+        let reference = try await runProcess(chafaCommand ?? "chafa",
                                        ["-f", "symbols", "-c", "full", "--size", "80x24",
                                         "--symbols", "block+border+sextant+space", png.path])
         #expect(reference.exitCode == 0, "\(reference)")
         try reference.stdout.write(to: file("chafa.txt"))
 
-        let grid = try TermCheck.run(["symbols", file("ours.txt").path], as: TermCheck.Symbols.self)
+        let grid = try await TermCheck.run(["symbols", file("ours.txt").path], as: TermCheck.Symbols.self)
         // 640x426 in 80x24 cells of 1:2: all 24 rows, 72 columns (the picture's 3:2).
         #expect(grid.rows == 24 && grid.columns == Array(repeating: 72, count: 24), "\(grid)")
         #expect(grid.ends_with_reset && grid.cursor_moves == 0)
-        let versus = try TermCheck.run(["compare-symbols", file("ours.txt").path, file("chafa.txt").path],
+        let versus = try await TermCheck.run(["compare-symbols", file("ours.txt").path, file("chafa.txt").path],
                                        as: TermCheck.SymbolComparison.self)
         #expect(versus.rows_a == versus.rows_b && versus.columns_a == versus.columns_b, "\(versus)")
         #expect(versus.compared == 72 * 24)
         #expect(versus.mean_difference < 6, "cell colours differ from chafa's: \(versus.mean_difference)")
         // And the cells show the picture (a mirrored picture scores ~80 here).
-        let picture = try TermCheck.run(["symbols-vs-picture", file("ours.txt").path, png.path],
+        let picture = try await TermCheck.run(["symbols-vs-picture", file("ours.txt").path, png.path],
                                         as: TermCheck.PictureComparison.self)
         #expect(picture.mean_difference < 15, "\(picture)")
         // The reply names the cell grid used.
-        let json = try daemon.ctl("get-image", "--format", "symbols", "--cells", "80x24", "--json", "-o",
+        let json = try await daemon.ctl("get-image", "--format", "symbols", "--cells", "80x24", "--json", "-o",
                                   file("ours2.txt").path, session: "sym")
         #expect(json.stdoutText.contains("\"width\":72") && json.stdoutText.contains("\"height\":24"), "\(json)")
     }
 
     @Test(.enabled(if: pillowAvailable, "needs /usr/bin/python3 with Pillow"))
-    func sixelIsTheFittedPictureWithRasterAttributesThatFitThePane() throws {
-        try session("six")
+    func sixelIsTheFittedPictureWithRasterAttributesThatFitThePane() async throws {
+        try await session("six")
         let png = file("fit.png")
-        #expect(try daemon.ctl("get-image", "-o", png.path, session: "six").exitCode == 0)
-        let r = try daemon.ctl("get-image", "--format", "sixel", session: "six")
+        await #expect(try daemon.ctl("get-image", "-o", png.path, session: "six").exitCode == 0)
+        let r = try await daemon.ctl("get-image", "--format", "sixel", session: "six")
         #expect(r.exitCode == 0, "\(r)")
         #expect(r.stdout.starts(with: Array("\u{1b}P".utf8)), "a DCS sequence")
         try r.stdout.write(to: file("ours.six"))
-        let six = try TermCheck.run(["sixel", file("ours.six").path, png.path], as: TermCheck.Sixel.self)
+        let six = try await TermCheck.run(["sixel", file("ours.six").path, png.path], as: TermCheck.Sixel.self)
         // Fitted 640x426 (426 is whole 6-px bands): raster attributes within the 640x480 pane.
         #expect(six.raster_width == 640 && six.raster_height == 426, "\(six)")
         #expect(six.raster_width <= 640 && six.raster_height <= 480)
@@ -104,17 +104,17 @@ let chafaCommand = findExecutable("chafa")
     /// squashed into them. Each sixel must be the fitted picture itself, pixel for pixel.
     @Test(.enabled(if: pillowAvailable, "needs /usr/bin/python3 with Pillow"),
           arguments: [641, 643, 644, 645, 647, 650, 648])
-    func sixelIsTheFittedPictureAtEveryPaneWidth(width: Int) throws {
+    func sixelIsTheFittedPictureAtEveryPaneWidth(width: Int) async throws {
         let name = "w\(width)"
-        try session(name, width: width)
+        try await session(name, width: width)
         let png = file("\(name).png")
-        #expect(try daemon.ctl("get-image", "-o", png.path, session: name).exitCode == 0)
+        await #expect(try daemon.ctl("get-image", "-o", png.path, session: name).exitCode == 0)
         let size = try pngSize(Data(contentsOf: png))
         let (fitWidth, fitHeight) = try #require(size)
         #expect(fitWidth == width, "the 3:2 picture fills the pane's width")
-        let r = try daemon.ctl("get-image", "--format", "sixel", "-o", file("\(name).six").path, session: name)
+        let r = try await daemon.ctl("get-image", "--format", "sixel", "-o", file("\(name).six").path, session: name)
         #expect(r.exitCode == 0, "\(r)")
-        let six = try TermCheck.run(["sixel", file("\(name).six").path, png.path], as: TermCheck.Sixel.self)
+        let six = try await TermCheck.run(["sixel", file("\(name).six").path, png.path], as: TermCheck.Sixel.self)
         // The fitted width, and the fitted height down to whole bands (all within the pane).
         #expect(six.raster_width == fitWidth && six.raster_height == fitHeight - fitHeight % 6, "\(six)")
         #expect(six.decoded_width == six.raster_width && six.decoded_height == six.raster_height, "\(six)")
@@ -122,58 +122,58 @@ let chafaCommand = findExecutable("chafa")
         // the right one ~3.
         #expect(six.mad < 5, "decoded sixel differs from the fitted PNG at width \(width): \(six.mad)")
         // Symbols go through the same chafa scaler.
-        let text = try daemon.ctl("get-image", "--format", "symbols", "--cells", "80x24",
+        let text = try await daemon.ctl("get-image", "--format", "symbols", "--cells", "80x24",
                                   "-o", file("\(name).txt").path, session: name)
         #expect(text.exitCode == 0, "\(text)")
-        let cells = try TermCheck.run(["symbols-vs-picture", file("\(name).txt").path, png.path],
+        let cells = try await TermCheck.run(["symbols-vs-picture", file("\(name).txt").path, png.path],
                                       as: TermCheck.PictureComparison.self)
         #expect(cells.mean_difference < 15, "symbols differ from the fitted PNG at width \(width): \(cells)")
     }
 
     @Test(.enabled(if: chafaCommand != nil && pillowAvailable, "needs the chafa command and /usr/bin/python3 with Pillow"))
-    func previewSymbolsDrawTheFullScreenCanvasInTheCells() throws {
-        try session("pv")
+    func previewSymbolsDrawTheFullScreenCanvasInTheCells() async throws {
+        try await session("pv")
         let png = file("preview.png")
-        #expect(try daemon.ctl("preview", "--width", "1280", "--height", "720", "-o", png.path, session: "pv").exitCode == 0)
-        let ours = try daemon.ctl("preview", "--width", "1280", "--height", "720", "--format", "symbols",
+        await #expect(try daemon.ctl("preview", "--width", "1280", "--height", "720", "-o", png.path, session: "pv").exitCode == 0)
+        let ours = try await daemon.ctl("preview", "--width", "1280", "--height", "720", "--format", "symbols",
                                   "--cells", "120x40", session: "pv")
         #expect(ours.exitCode == 0, "\(ours)")
         try ours.stdout.write(to: file("preview.txt"))
-        let grid = try TermCheck.run(["symbols", file("preview.txt").path], as: TermCheck.Symbols.self)
+        let grid = try await TermCheck.run(["symbols", file("preview.txt").path], as: TermCheck.Symbols.self)
         // 16:9 in 120x40 cells of 1:2: 120 columns, 34 rows (chafa rounds 33.75 up).
         #expect(grid.columns.allSatisfy { $0 == 120 } && grid.rows <= 40 && grid.rows >= 33, "\(grid)")
-        let picture = try TermCheck.run(["symbols-vs-picture", file("preview.txt").path, png.path],
+        let picture = try await TermCheck.run(["symbols-vs-picture", file("preview.txt").path, png.path],
                                         as: TermCheck.PictureComparison.self)
         #expect(picture.mean_difference < 15, "\(picture)")
     }
 
-    @Test func eachCellGridIsRenderedAndCachedApart() throws {
-        try session("cache")
-        func grid(_ cells: String) throws -> (columns: Int, rows: Int) {
-            let r = try daemon.ctl("get-image", "--format", "symbols", "--cells", cells, session: "cache")
+    @Test func eachCellGridIsRenderedAndCachedApart() async throws {
+        try await session("cache")
+        func grid(_ cells: String) async throws -> (columns: Int, rows: Int) {
+            let r = try await daemon.ctl("get-image", "--format", "symbols", "--cells", cells, session: "cache")
             let rows = r.stdoutText.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
             let columns = rows.first.map { $0.replacing(/\x1b\[[0-9;]*m/, with: "").count } ?? 0
             return (columns, rows.count)
         }
         // The 3:2 picture: 72x24 of 80x24, 36x12 of 40x12; asked again, 80x24 is not the cached 40x12.
-        let big = try grid("80x24"), small = try grid("40x12"), again = try grid("80x24")
+        let big = try await grid("80x24"), small = try await grid("40x12"), again = try await grid("80x24")
         #expect(big == (72, 24) && small == (36, 12) && again == (72, 24), "\(big) \(small) \(again)")
     }
 
-    @Test func symbolsOfAPictureWithAlphaAreDrawn() throws {
-        try session("alpha", photo: "alpha.png")
-        let r = try daemon.ctl("get-image", "--format", "symbols", "--cells", "16x8", session: "alpha")
+    @Test func symbolsOfAPictureWithAlphaAreDrawn() async throws {
+        try await session("alpha", photo: "alpha.png")
+        let r = try await daemon.ctl("get-image", "--format", "symbols", "--cells", "16x8", session: "alpha")
         #expect(r.exitCode == 0, "\(r)")
         #expect(r.stdoutText.contains("\u{1b}[38;2;") && r.stdoutText.hasSuffix("\u{1b}[0m\n"))
         #expect(r.stdoutText.split(separator: "\n").count <= 8)
     }
 
-    @Test func symbolsWithoutCellsAreRefused() throws {
-        try session("nocells")
+    @Test func symbolsWithoutCellsAreRefused() async throws {
+        try await session("nocells")
         // pickerctl checks before it connects.
-        let cli = try daemon.ctl("get-image", "--format", "symbols", session: "nocells")
+        let cli = try await daemon.ctl("get-image", "--format", "symbols", session: "nocells")
         #expect(cli.exitCode == 2 && cli.stderr.contains("--cells"), "\(cli)")
-        let bad = try daemon.ctl("get-image", "--format", "symbols", "--cells", "0x24", session: "nocells")
+        let bad = try await daemon.ctl("get-image", "--format", "symbols", "--cells", "0x24", session: "nocells")
         #expect(bad.exitCode == 2, "\(bad)")
         // The daemon refuses too, for clients that skip the check.
         let conn = try PickerConnection(socketPath: daemon.socketPath, clientName: "terminal-format-test")
@@ -191,7 +191,7 @@ let chafaCommand = findExecutable("chafa")
         }
     }
 
-    @Test func capabilitiesAdvertiseSixelAndSymbols() throws {
+    @Test func capabilitiesAdvertiseSixelAndSymbols() async throws {
         let conn = try PickerConnection(socketPath: daemon.socketPath, clientName: "terminal-format-test")
         #expect(conn.capabilities.outputFormats.contains(.sixel))
         #expect(conn.capabilities.outputFormats.contains(.symbols))
@@ -200,13 +200,13 @@ let chafaCommand = findExecutable("chafa")
     }
 
     @Test(.enabled(if: findExecutable("script") != nil, "needs script(1) for a pseudo-terminal"))
-    func terminalTextMayGoToATerminalButPNGStillMayNot() throws {
-        try session("tty")
+    func terminalTextMayGoToATerminalButPNGStillMayNot() async throws {
+        try await session("tty")
         let ctl = "\(TestEnvironment.pickerctl.path) --socket \(daemon.socketPath) --session tty"
-        let text = try runProcess(findExecutable("script") ?? "script",
+        let text = try await runProcess(findExecutable("script") ?? "script",
                                   ["-qec", "\(ctl) get-image --format symbols --cells 40x12; echo \"rc=$?\"", "/dev/null"])
         #expect(text.stdoutText.contains("rc=0") && text.stdoutText.contains("\u{1b}[38;2;"), "\(text)")
-        let png = try runProcess(findExecutable("script") ?? "script",
+        let png = try await runProcess(findExecutable("script") ?? "script",
                                  ["-qec", "\(ctl) get-image; echo \"rc=$?\"", "/dev/null"])
         #expect(png.stdoutText.contains("rc=2") && png.stdoutText.contains("refusing"), "\(png)")
     }

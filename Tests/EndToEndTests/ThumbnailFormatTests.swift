@@ -5,33 +5,33 @@ import Testing
 
 /// `thumbnails` in the terminal formats: the same grid page (overlays, badges, outline) as the
 /// PNG, encoded by libchafa in the daemon, with the geometry still in the page's pixels.
-@Suite(.timeLimit(.minutes(3))) struct ThumbnailFormatTests {
+@Suite(.timeLimit(.minutes(15))) struct ThumbnailFormatTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         let source = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation")
         for (i, name) in ["Landscape_1.jpg", "Landscape_3.jpg", "Landscape_6.jpg", "Landscape_8.jpg"].enumerated() {
             try library.add(source.appendingPathComponent(name), album: "Trip", as: "p\(i + 1).jpg")
         }
-        daemon = try LiveDaemon(library: library.url)
-        #expect(try daemon.ctl("session", "new", "g", "--width", "643", "--height", "480").exitCode == 0)
-        #expect(try daemon.ctl("select-album", "Trip", session: "g").exitCode == 0)
-        #expect(try daemon.ctl("select-photo", "p2.jpg", session: "g").exitCode == 0)
-        #expect(try daemon.ctl("toggle", "p2.jpg", session: "g").exitCode == 0)
+        daemon = try await LiveDaemon(library: library.url)
+        await #expect(try daemon.ctl("session", "new", "g", "--width", "643", "--height", "480").exitCode == 0)
+        await #expect(try daemon.ctl("select-album", "Trip", session: "g").exitCode == 0)
+        await #expect(try daemon.ctl("select-photo", "p2.jpg", session: "g").exitCode == 0)
+        await #expect(try daemon.ctl("toggle", "p2.jpg", session: "g").exitCode == 0)
     }
 
     private func file(_ name: String) -> URL { daemon.directory.appendingPathComponent(name) }
 
     @Test(.enabled(if: pillowAvailable, "needs /usr/bin/python3 with Pillow"))
-    func sixelGridIsThePNGPagePixelForPixel() throws {
+    func sixelGridIsThePNGPagePixelForPixel() async throws {
         let png = file("grid.png")
-        #expect(try daemon.ctl("thumbnails", "-o", png.path, session: "g").exitCode == 0)
-        let r = try daemon.ctl("thumbnails", "--format", "sixel", "-o", file("grid.six").path, session: "g")
+        await #expect(try daemon.ctl("thumbnails", "-o", png.path, session: "g").exitCode == 0)
+        let r = try await daemon.ctl("thumbnails", "--format", "sixel", "-o", file("grid.six").path, session: "g")
         #expect(r.exitCode == 0, "\(r)")
         let (width, height) = try #require(try pngSize(Data(contentsOf: png)))
-        let six = try TermCheck.run(["sixel", file("grid.six").path, png.path], as: TermCheck.Sixel.self)
+        let six = try await TermCheck.run(["sixel", file("grid.six").path, png.path], as: TermCheck.Sixel.self)
         #expect(six.raster_width == width && six.raster_height == height - height % 6, "\(six) for \(width)x\(height)")
         #expect(six.decoded_width == six.raster_width && six.decoded_height == six.raster_height)
         #expect(six.mad < 5, "decoded sixel differs from the PNG page: \(six.mad)")
@@ -39,19 +39,19 @@ import Testing
     }
 
     @Test(.enabled(if: pillowAvailable, "needs /usr/bin/python3 with Pillow"))
-    func symbolsGridDrawsThePNGPageInTheCells() throws {
+    func symbolsGridDrawsThePNGPageInTheCells() async throws {
         let png = file("grid.png")
-        #expect(try daemon.ctl("thumbnails", "-o", png.path, session: "g").exitCode == 0)
-        let r = try daemon.ctl("thumbnails", "--format", "symbols", "--cells", "80x24", "-o", file("grid.txt").path, session: "g")
+        await #expect(try daemon.ctl("thumbnails", "-o", png.path, session: "g").exitCode == 0)
+        let r = try await daemon.ctl("thumbnails", "--format", "symbols", "--cells", "80x24", "-o", file("grid.txt").path, session: "g")
         #expect(r.exitCode == 0, "\(r)")
-        let symbols = try TermCheck.run(["symbols", file("grid.txt").path], as: TermCheck.Symbols.self)
+        let symbols = try await TermCheck.run(["symbols", file("grid.txt").path], as: TermCheck.Symbols.self)
         #expect(symbols.rows <= 24 && symbols.columns.allSatisfy { $0 <= 80 } && symbols.columns.contains(80), "\(symbols)")
         #expect(symbols.cursor_moves == 0 && symbols.ends_with_reset)
-        let compared = try TermCheck.run(["symbols-vs-picture", file("grid.txt").path, png.path], as: TermCheck.PictureComparison.self)
+        let compared = try await TermCheck.run(["symbols-vs-picture", file("grid.txt").path, png.path], as: TermCheck.PictureComparison.self)
         #expect(compared.mean_difference < 15, "symbols differ from the PNG page: \(compared)")
     }
 
-    @Test func geometryStaysInPixelsWhateverTheFormat() throws {
+    @Test func geometryStaysInPixelsWhateverTheFormat() async throws {
         let conn = try PickerConnection(socketPath: daemon.socketPath, clientName: "thumbnail-format-test")
         func sheet(_ format: ImageFormat, _ cells: TerminalCells? = nil) throws -> ThumbnailSheet {
             guard case .thumbnails(let s) = try conn.call(.thumbnails(ThumbnailRequest(session: "g", format: format, cells: cells))) else {
@@ -70,8 +70,8 @@ import Testing
         #expect(String(decoding: used.data, as: UTF8.self).split(separator: "\n").count == used.height)
     }
 
-    @Test func symbolsGridWithoutCellsIsRefused() throws {
-        let cli = try daemon.ctl("thumbnails", "--format", "symbols", session: "g")
+    @Test func symbolsGridWithoutCellsIsRefused() async throws {
+        let cli = try await daemon.ctl("thumbnails", "--format", "symbols", session: "g")
         #expect(cli.exitCode == 2 && cli.stderr.contains("--cells"), "\(cli)")
         let conn = try PickerConnection(socketPath: daemon.socketPath, clientName: "thumbnail-format-test")
         do {
