@@ -143,6 +143,8 @@
   (should (= (pickerd-format-code "JPG") 1))
   (should (eq (pickerd-format-name 7) 'symbols))
   (should (eq (pickerd-format-name 9) 'format-9))
+  (should (eq (pickerd-format-name 4) 'heic))
+  (should (eq (pickerd-format-name 5) 'avif))
   (should-error (pickerd-format-code 'gif)))
 
 ;;;; Frame reassembly (the connection's receive step, without a socket)
