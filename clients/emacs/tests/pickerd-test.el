@@ -372,6 +372,28 @@
         (pickerd-insert-picks paths (current-buffer))
         (should (equal (buffer-string) "/lib/a b.jpg, /lib/c.png"))))))
 
+;; Issue 21 #6: a hostile name stays inside its link; org parses exactly one file link out of it.
+(ert-deftest pickerd-hostile-names-cannot-break-out-of-inserted-links ()
+  (let ((paths (list "/lib/x]] [[elisp:(shell-command \"touch /tmp/pwn\")]] [[y.jpg"
+                     "/lib/a) ![x](/b) <img src=x onerror=alert(1)> (.png"
+                     "/lib/two\n.bashrc.png")))
+    (with-temp-buffer
+      (org-mode)
+      (pickerd-insert-picks paths (current-buffer))
+      (should-not (string-match-p "[[:cntrl:]]" (replace-regexp-in-string "\n" "" (buffer-string))))
+      (should (= (length (split-string (buffer-string) "\n")) 3))
+      (let ((links (org-element-map (org-element-parse-buffer) 'link
+                     (lambda (l) (cons (org-element-property :type l) (org-element-property :path l))))))
+        (should (equal (mapcar #'car links) '("file" "file" "file")))
+        (should (equal (cdr (nth 0 links)) (car paths)))))
+    (with-temp-buffer
+      (markdown-mode)
+      (pickerd-insert-picks paths (current-buffer))
+      (let ((lines (split-string (buffer-string) "\n")))
+        (should (= (length lines) 3))
+        (dolist (line lines)
+          (should (string-match-p "\\`!\\[\\](/lib/[^][()<> \\\\]*)\\'" line)))))))
+
 ;;;; The picker
 
 (ert-deftest pickerd-pick-toggles-with-spc-and-inserts-with-ret-into-the-org-buffer ()
