@@ -35,6 +35,7 @@
 (require 'subr-x)
 (require 'pickerd-wire)
 (require 'url-util)
+(declare-function org-link-make-string "ol" (link &optional description))
 
 (defgroup pickerd nil
   "Pick photos from the pickerd daemon."
