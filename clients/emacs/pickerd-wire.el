@@ -38,6 +38,11 @@
   "Image formats by number.  `sixel' and `symbols' are output only: UTF-8
 terminal text (PROTOCOL.md, \"Terminal formats\"); `symbols' needs cells.
 A `format' field of a payload is a number or one of these names (or `jpg').")
+(defconst pickerd-photo-formats
+  '((1 . jpeg) (2 . png) (3 . webp) (4 . heic) (5 . avif))
+  "Photo (input) formats by number: what the library may hold.  The same
+numbering as `pickerd-formats' (PROTOCOL.md, \"Image formats\"); `heic'
+and `avif' are decode-only, so never an output format.")
 (defconst pickerd-max-cells 1000 "Terminal columns and rows are each 1...1000.")
 
 (defun pickerd-format-code (format)
@@ -53,7 +58,8 @@ A `format' field of a payload is a number or one of these names (or `jpg').")
 (defun pickerd-format-name (code)
   "The name of image format CODE, a symbol.
 `format-N' for a code this client does not know."
-  (or (alist-get code pickerd-formats) (intern (format "format-%d" code))))
+  (or (alist-get code pickerd-formats) (alist-get code pickerd-photo-formats)
+      (intern (format "format-%d" code))))
 
 (defconst pickerd--photo
   '((index . u32) (name . string) (path . string) (width . u32) (height . u32) (bytes . u64)

@@ -34,6 +34,8 @@
 (require 'cl-lib)
 (require 'subr-x)
 (require 'pickerd-wire)
+(require 'url-util)
+(declare-function org-link-make-string "ol" (link &optional description))
 
 (defgroup pickerd nil
   "Pick photos from the pickerd daemon."
@@ -328,6 +330,21 @@ FUNCTION, when given, is called with each event alist; else events queue in
            'markdown)
           (t 'path))))
 
+(defun pickerd--link-path (path)
+  "PATH percent-encoded as a link target: every byte that could end a
+Markdown link or start markup (`)', `]', `[', `<', `>', space, newline,
+backslash...) is %XX, so a file name cannot break out of the link."
+  (url-hexify-string path (append '(?/) url-unreserved-chars)))
+
+(defun pickerd--org-link (path)
+  "An org file link to PATH that no name can end or extend: control
+characters percent-encoded (a link is one line), then brackets and
+backslashes escaped by `org-link-make-string'."
+  (require 'ol)
+  (org-link-make-string
+   (concat "file:" (replace-regexp-in-string
+                    "[[:cntrl:]]" (lambda (c) (format "%%%02X" (aref c 0))) path t t))))
+
 (defun pickerd-format-picks (paths buffer)
   "The text that inserts PATHS into BUFFER, following `pickerd-insert-format'."
   (if (functionp pickerd-insert-format)
@@ -336,8 +353,8 @@ FUNCTION, when given, is called with each event alist; else events queue in
                    pickerd-insert-format)))
       (mapconcat (lambda (p)
                    (pcase style
-                     ('org (format "[[file:%s]]" p))
-                     ('markdown (format "![](%s)" (replace-regexp-in-string " " "%20" p)))
+                     ('org (pickerd--org-link p))
+                     ('markdown (format "![](%s)" (pickerd--link-path p)))
                      (_ p)))
                  paths "\n"))))
 

@@ -42,7 +42,7 @@ nvim_run() { # FILE: runs a test file in a headless nvim with the plugin on the 
 export PICKER_TEST_DIR="$here/tests" PICKER_TEST_PROTOCOL_MD="$repo/docs/PROTOCOL.md"
 
 # The codec against every vector of PROTOCOL.md, and the pieces that need no daemon.
-for t in wire_test unit_test; do
+for t in wire_test unit_test names_test; do
     if ! nvim_run "$here/tests/$t.lua"; then
         echo "nvim tests: FAILED ($t)" >&2
         exit 1

@@ -62,7 +62,7 @@ struct PickRenderer {
     static func header(_ model: PickerModel, _ width: Int) -> String {
         let title = shown(model.session.title)
         let message = shown(model.session.message)
-        let gap = width - title.count - message.count
+        let gap = width - TerminalColumns.width(of: title) - TerminalColumns.width(of: message)
         if gap < 1 { return "\u{1b}[1m" + fit(title, width) }
         return "\u{1b}[1m" + title + "\u{1b}[0m" + String(repeating: " ", count: gap) + message
     }
@@ -108,19 +108,24 @@ struct PickRenderer {
     private static func status(_ model: PickerModel, _ width: Int, graphics: GraphicsKind) -> String {
         var left = model.pickCountText
         if model.filterEditing { left += "   filter: /" + shown(model.currentFilter) + "▏" }
-        if !model.notice.isEmpty { left += "   " + model.notice }
+        // A notice can quote a file name (a refusal for a broken photo): escaped like every name.
+        if !model.notice.isEmpty { left += "   " + shown(model.notice) }
         let right = "[\(graphics.rawValue)]"
-        let gap = width - left.count - right.count
+        let gap = width - TerminalColumns.width(of: left) - TerminalColumns.width(of: right)
         return gap >= 1 ? left + String(repeating: " ", count: gap) + right : fit(left, width)
     }
 
     /// Control characters shown escaped: names and titles never reach the terminal raw.
     static func shown(_ text: String) -> String { InertText.escaped(text) }
 
-    /// Cut or pad to exactly `width` characters.
+    /// Cut or pad to exactly `width` terminal columns (a wide character takes two).
     static func fit(_ text: String, _ width: Int) -> String {
         guard width > 0 else { return "" }
-        if text.count > width { return String(text.prefix(max(0, width - 1))) + "…" }
-        return text + String(repeating: " ", count: width - text.count)
+        let used = TerminalColumns.width(of: text)
+        if used > width {
+            let cut = TerminalColumns.prefix(text, columns: width - 1)
+            return cut + "…" + String(repeating: " ", count: width - 1 - TerminalColumns.width(of: cut))
+        }
+        return text + String(repeating: " ", count: width - used)
     }
 }

@@ -1,7 +1,8 @@
 import PickerProtocol
 import PickerSystem
 
-/// Prints the accepted photos: absolute paths one a line, NUL-separated with -0, or `selection --json`'s shape.
+/// Prints the accepted photos: absolute paths one a line (control characters escaped), exact and
+/// NUL-separated with -0, or `selection --json`'s shape.
 enum PickResult {
     static func print(_ photos: [SelectedPhoto], maxSelection: Int, options: PickOptions, json: Bool) {
         if json {
@@ -13,13 +14,8 @@ enum PickResult {
             }))]))
             return
         }
-        let separator: UInt8 = options.nulSeparated ? 0 : 0x0a
-        // Paths go out exactly as they are for $(…) and xargs; on a terminal, control characters are shown escaped.
-        let toTerminal = Terminal.isTerminal(1)
-        var bytes: [UInt8] = []
-        for photo in photos {
-            bytes += Array((toTerminal ? InertText.escaped(photo.absolutePath) : photo.absolutePath).utf8) + [separator]
-        }
-        _ = Output.writeAll(1, bytes)
+        // Like `selection --paths`: one a line with control characters escaped, so a newline in a name
+        // cannot split one path into two for `xargs -d '\n'`; exact bytes only with -0 (issue 21 #7).
+        Output.paths(photos.map(\.absolutePath), nulTerminated: options.nulSeparated)
     }
 }

@@ -143,6 +143,8 @@
   (should (= (pickerd-format-code "JPG") 1))
   (should (eq (pickerd-format-name 7) 'symbols))
   (should (eq (pickerd-format-name 9) 'format-9))
+  (should (eq (pickerd-format-name 4) 'heic))
+  (should (eq (pickerd-format-name 5) 'avif))
   (should-error (pickerd-format-code 'gif)))
 
 ;;;; Frame reassembly (the connection's receive step, without a socket)
@@ -369,6 +371,28 @@
       (let ((pickerd-insert-format (lambda (ps _buffer) (string-join ps ", "))))
         (pickerd-insert-picks paths (current-buffer))
         (should (equal (buffer-string) "/lib/a b.jpg, /lib/c.png"))))))
+
+;; Issue 21 #6: a hostile name stays inside its link; org parses exactly one file link out of it.
+(ert-deftest pickerd-hostile-names-cannot-break-out-of-inserted-links ()
+  (let ((paths (list "/lib/x]] [[elisp:(shell-command \"touch /tmp/pwn\")]] [[y.jpg"
+                     "/lib/a) ![x](/b) <img src=x onerror=alert(1)> (.png"
+                     "/lib/two\n.bashrc.png")))
+    (with-temp-buffer
+      (org-mode)
+      (pickerd-insert-picks paths (current-buffer))
+      (should-not (string-match-p "[[:cntrl:]]" (replace-regexp-in-string "\n" "" (buffer-string))))
+      (should (= (length (split-string (buffer-string) "\n")) 3))
+      (let ((links (org-element-map (org-element-parse-buffer) 'link
+                     (lambda (l) (cons (org-element-property :type l) (org-element-property :path l))))))
+        (should (equal (mapcar #'car links) '("file" "file" "file")))
+        (should (equal (cdr (nth 0 links)) (car paths)))))
+    (with-temp-buffer
+      (markdown-mode)
+      (pickerd-insert-picks paths (current-buffer))
+      (let ((lines (split-string (buffer-string) "\n")))
+        (should (= (length lines) 3))
+        (dolist (line lines)
+          (should (string-match-p "\\`!\\[\\](/lib/[^][()<> \\\\]*)\\'" line)))))))
 
 ;;;; The picker
 

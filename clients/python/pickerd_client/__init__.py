@@ -31,6 +31,7 @@ PROTOCOL_VERSION = wire.PROTOCOL_VERSION
 MAX_PAGE_LIMIT = 10000
 EVENT_BIT = wire.EVENT_BIT
 FORMATS = wire.FORMATS
+PHOTO_FORMATS = wire.PHOTO_FORMATS
 TERMINAL_FORMATS = wire.TERMINAL_FORMATS
 ERROR_NAMES = {int(c): c.name.lower() for c in ErrorCode}
 
@@ -44,5 +45,5 @@ __all__ = [
     "Capabilities", "LibraryInfo", "Album", "SessionState", "Photo", "Photos", "PhotoPage",
     "PickedPhoto", "Selection", "Image", "Cell", "Thumbnails", "ScanProgress", "Event",
     "SessionEvent", "LibraryEvent", "LibraryChangesEvent", "ScanProgressEvent", "UnknownEvent",
-    "decode_event", "ErrorCode", "Format", "MessageType", "FORMATS", "TERMINAL_FORMATS", "error_code", "error_name", "ERROR_NAMES",
+    "decode_event", "ErrorCode", "Format", "MessageType", "FORMATS", "PHOTO_FORMATS", "TERMINAL_FORMATS", "error_code", "error_name", "ERROR_NAMES",
 ] + [t.name for t in MessageType] + [c.name for c in ErrorCode]

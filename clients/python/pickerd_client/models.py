@@ -3,12 +3,17 @@
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Union
 
-from .wire import FORMATS, SESSION_CHANGES, SORTS, Frame, MessageType, WireError, decode_payload
+from .wire import FORMATS, PHOTO_FORMATS, SESSION_CHANGES, SORTS, Frame, MessageType, WireError, decode_payload
 from .errors import Malformed
 
 
 def format_name(code: int) -> str:
     return FORMATS.get(code, "format-%d" % code)
+
+
+def photo_format_name(code: int) -> str:
+    """A photo's format by the input table (HEIC, AVIF are input only)."""
+    return PHOTO_FORMATS.get(code, "format-%d" % code)
 
 
 def _none_if_zero(v):
@@ -33,9 +38,9 @@ class Capabilities:
 
     @classmethod
     def from_fields(cls, f: Dict[str, Any]) -> "Capabilities":
-        known = lambda codes: [FORMATS[c] for c in codes if c in FORMATS]  # noqa: E731
+        known = lambda codes, table: [table[c] for c in codes if c in table]  # noqa: E731
         return cls(f["version"], f["server_version"], f["max_request_frame"], f["max_reply_frame"],
-                   known(f["input_formats"]), known(f["output_formats"]))
+                   known(f["input_formats"], PHOTO_FORMATS), known(f["output_formats"], FORMATS))
 
 
 @dataclass
@@ -103,7 +108,7 @@ class Photo:
     width: int             # displayed (upright) size
     height: int
     file_size: int         # bytes on disk ("bytes" in PROTOCOL.md)
-    format: str            # "jpeg", "png", "webp" (or "format-N" for an unknown number)
+    format: str            # "jpeg", "png", "webp", "heic", "avif" (or "format-N" for an unknown number)
     date: int              # Unix seconds
     date_from_exif: bool   # False: the file's mtime
     broken: Optional[str] = None  # why it cannot be shown (photos_page(mark_broken=True) only)
@@ -111,7 +116,7 @@ class Photo:
     @classmethod
     def from_fields(cls, f: Dict[str, Any]) -> "Photo":
         return cls(f["index"], f["name"], f["path"], f["width"], f["height"], f["bytes"],
-                   format_name(f["format"]), f["date"], _flag(f["date_source"], "date_source"))
+                   photo_format_name(f["format"]), f["date"], _flag(f["date_source"], "date_source"))
 
 
 class _PhotoSequence:

@@ -28,7 +28,7 @@ end
 local function photo_row(p)
   return {
     index = p.index, name = p.name, path = p.path, width = p.width, height = p.height, bytes = p.bytes,
-    format = (wire.FORMATS[p.format] or tostring(p.format)):upper(), date = p.date,
+    format = (wire.PHOTO_FORMATS[p.format] or ('format-' .. tostring(p.format))):upper(), date = p.date,
   }
 end
 

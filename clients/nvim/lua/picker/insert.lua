@@ -17,10 +17,26 @@ function M.format_for(ft)
   return f.default or '%s'
 end
 
+-- A path as a link target: every byte that could end a Markdown/org link or start markup
+-- (`)`, `]`, `[`, `<`, `>`, space, newline, backslash, quotes...) percent-encoded, so a file name
+-- cannot break out of the link (issue 21 #6). UTF-8 letters pass.
+function M.link_path(path)
+  return (path:gsub('[^%w/%._~%-\128-\255]', function(c) return ('%%%02X'):format(c:byte()) end))
+end
+
+-- A path as plain text: control characters percent-encoded, so a newline cannot split it.
+function M.plain_path(path)
+  return (path:gsub('%c', function(c) return ('%%%02X'):format(c:byte()) end))
+end
+
+-- Formats whose %s sits inside link syntax get link_path; other formats plain_path.
+local function is_link_format(fmt) return fmt:find('](', 1, true) or fmt:find('[[', 1, true) or fmt:find('<', 1, true) end
+
 function M.format_photo(fmt, photo)
   if type(fmt) == 'function' then return tostring(fmt(photo)) end
-  local path = photo.absolute_path
-  return (tostring(fmt):gsub('%%s', function() return path end))
+  fmt = tostring(fmt)
+  local path = is_link_format(fmt) and M.link_path(photo.absolute_path) or M.plain_path(photo.absolute_path)
+  return (fmt:gsub('%%s', function() return path end))
 end
 
 -- Calls method `name` of the open picker's client when it is on `session`, else of a short

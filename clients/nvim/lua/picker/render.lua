@@ -76,13 +76,19 @@ local function render_header(u)
   hl(u.bufs.header, 'PickerHint', 1, #line2 - #hints, -1)
 end
 
+-- A name as one line of the list: control characters shown as \xHH (a newline in a name would
+-- make nvim_buf_set_lines fail and leave the list on "(loading…)").
+local function shown(name)
+  return (tostring(name or ''):gsub('%c', function(c) return ('\\x%02x'):format(c:byte()) end))
+end
+
 local function render_albums(u)
   local lines = {}
   local current = val((u.session or {}).album)
   local namew = 0
-  for _, a in ipairs(u.albums) do namew = math.max(namew, vim.fn.strdisplaywidth(a.name)) end
+  for _, a in ipairs(u.albums) do namew = math.max(namew, vim.fn.strdisplaywidth(shown(a.name))) end
   for i, a in ipairs(u.albums) do
-    lines[i] = (a.name == current and '> ' or '  ') .. pad(a.name, namew) .. '  ' .. a.photos
+    lines[i] = (a.name == current and '> ' or '  ') .. pad(shown(a.name), namew) .. '  ' .. a.photos
   end
   if #lines == 0 then lines = { u.albums_loaded and '(no albums)' or '(loading…)' } end
   set_lines(u.bufs.albums, lines)
@@ -102,7 +108,7 @@ local function render_photos(u)
     local order = pick_order(u, p)
     picked[i] = order
     if order then orderw = math.max(orderw, #tostring(order) + 2) end
-    rows[i] = { p.name, ('%dx%d'):format(p.width or 0, p.height or 0), p.format or '', human_bytes(p.bytes) }
+    rows[i] = { shown(p.name), ('%dx%d'):format(p.width or 0, p.height or 0), p.format or '', human_bytes(p.bytes) }
     for c = 1, 4 do cols[c] = math.max(cols[c], vim.fn.strdisplaywidth(rows[i][c])) end
   end
   for i, p in ipairs(u.photos) do
