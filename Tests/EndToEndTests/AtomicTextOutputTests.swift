@@ -53,7 +53,7 @@ import Testing
         var r = try daemon.ctl("albums", "-o", notes.path)
         #expect(r.exitCode == 0 && r.stdout.isEmpty, "\(r)")
         let text = try String(contentsOf: notes, encoding: .utf8)
-        #expect(text.contains("Trip") && !text.contains("old content"), text)
+        #expect(text.contains("Trip") && !text.contains("old content"), "\(text)")
         var st = stat()
         #expect(stat(notes.path, &st) == 0 && st.st_mode & 0o777 == 0o600, "a private file stays private")
 
@@ -73,6 +73,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = try TemporaryLibrary()
         try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "Trip")
+        try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "Home")
         let daemon = try LiveDaemon(library: library.url)
         defer { _ = daemon.stop() }
         #expect(try daemon.ctl("session", "new", "w", "--width", "64").exitCode == 0)
@@ -82,8 +83,8 @@ import Testing
                                    environment: ["PATH": "/usr/bin:/bin"], stdin: "/dev/null", stdout: log, stderr: log)
         // Select until watch has printed the change (its temp file grows); generous for a loaded machine.
         var seen = false
-        for _ in 0..<100 where !seen {
-            _ = try daemon.ctl("select-album", "Trip", session: "w")
+        for round in 0..<100 where !seen {
+            _ = try daemon.ctl("select-album", round % 2 == 0 ? "Trip" : "Home", session: "w")
             usleep(200_000)
             seen = try entries().contains { name in
                 name.hasPrefix(".notes.txt.tmp-")
@@ -94,7 +95,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: notes.path), "FILE appears only when watch ends")
         kill(pid, SIGINT)
         #expect(waitForExit(pid) == 0)
-        #expect(try String(contentsOf: notes, encoding: .utf8).contains("w album Trip"))
+        #expect(try String(contentsOf: notes, encoding: .utf8).contains("w album "))
         #expect(try entries() == ["notes.txt", "watch.err"])
     }
 }
