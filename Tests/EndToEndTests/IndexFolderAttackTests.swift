@@ -14,12 +14,14 @@ struct IndexFolderAttackTests {
     let cacheHome: URL
     /// The folder where the attacker keeps what it planted (its own, uid 65534).
     let attackerHome: URL
+    /// Holds both; each test removes it.
+    let base: URL
     let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg")
 
     init() throws {
         library = try TemporaryLibrary()
         try library.add(photo, album: "A", as: "victims-photo.jpg")
-        let base = URL(fileURLWithPath: "/tmp/pkidx-\(UUID().uuidString.prefix(8))")
+        base = URL(fileURLWithPath: "/tmp/pkidx-\(UUID().uuidString.prefix(8))")
         cacheHome = base.appendingPathComponent("cache")
         attackerHome = base.appendingPathComponent("attacker")
         try FileManager.default.createDirectory(at: cacheHome, withIntermediateDirectories: true)
@@ -65,6 +67,7 @@ struct IndexFolderAttackTests {
     /// wrote the index tables into that database.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
     func aSymlinkPlantedAtTheIndexNameIsNotFollowed() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
         try FileManager.default.createDirectory(at: indexFolder, withIntermediateDirectories: true)
         chmod(indexFolder.path, 0o777)
         let precious = cacheHome.appendingPathComponent("precious.sqlite").path
@@ -89,6 +92,7 @@ struct IndexFolderAttackTests {
     /// Without the fix the daemon loaded it and filled it with the victim's photo list.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
     func aWorldWritableIndexPlantedByAnotherUserIsNeitherLoadedNorFilled() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
         try FileManager.default.createDirectory(at: indexFolder, withIntermediateDirectories: true)
         chmod(indexFolder.path, 0o777)
         let kept = attackerHome.appendingPathComponent("kept.sqlite").path
@@ -113,6 +117,7 @@ struct IndexFolderAttackTests {
 
     /// The attacker made the index folder itself before the victim's first start: refused, left alone.
     @Test func anIndexFolderOwnedByAnotherUserIsRefused() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
         chmod(cacheHome.path, 0o1777)  // a shared cache parent, like /tmp: anyone may make a folder there
         try asAttacker("/bin/mkdir", "-m", "0777", indexFolder.path)
         let daemon = try startDaemon()
