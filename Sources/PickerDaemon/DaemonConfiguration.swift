@@ -21,6 +21,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var prefetch = true
     /// `--ready-fd`: the descriptor told `listening` and `scanned` (nil: none).
     public var readyFD: Int32?
+    /// Seconds after which a connection with no subscription and nothing going on is closed
+    /// (`--idle-timeout`; 0: never), so one client cannot hold all 256 places.
+    public var idleTimeoutSeconds = 60
 
     public init(libraryRoot: String, socketPath: String, cacheMB: Int, stateDirectory: String?, maxMegapixels: Int,
                 thumbnailCacheHome: String?) {
