@@ -66,9 +66,12 @@ static int pk_heif_grid_refused(const uint8_t *data, size_t len, int declared_w,
                      (unsigned long long)tiles, (unsigned long long)grid.tile_refs, PK_HEIF_TILES_MAX);
         return PK_TOO_LARGE;
     }
-    if (pk_heif_too_large((int)(grid.width > INT32_MAX ? INT32_MAX : grid.width),
-                          (int)(grid.height > INT32_MAX ? INT32_MAX : grid.height), max_pixels, msg))
+    if ((uint64_t)grid.width * grid.height > max_pixels) {
+        if (msg)
+            snprintf(msg, PK_MSG_LEN, "image too large: its grid composes %ux%u (%.1f Mpx), over the limit of %.1f Mpx",
+                     grid.width, grid.height, (double)grid.width * grid.height / 1e6, max_pixels / 1e6);
         return PK_TOO_LARGE;
+    }
     if (grid.width > (uint32_t)(declared_w > 0 ? declared_w : 0) ||
         grid.height > (uint32_t)(declared_h > 0 ? declared_h : 0)) {
         if (msg)
