@@ -4,7 +4,7 @@
 Takes one HEVC tile (hvcC + bitstream) from a small HEIC that heif-enc makes, and writes:
   grid_output_bomb.heic  ispe says 512x512; the grid descriptor says 16384x16384 from 1x1 tiles
                          (libheif composes the grid's own size: 268 Mpx)
-  grid_tiles_bomb.heic   ispe 512x512, a 200x200 grid: 40,000 references to the same tile
+  grid_tiles_bomb.heic   ispe 512x512, a 200x200 grid (12800x12800): 40,000 references to one tile
 Usage: make_heif_grid_bombs.py OUTDIR   (needs heif-enc from libheif-examples)
 """
 import os, struct, subprocess, sys, tempfile, zlib
@@ -86,7 +86,7 @@ def main():
         hvcc, tile = tile_from_heic(f"{tmp}/t.heic")
     files = {
         "grid_output_bomb.heic": grid_file(hvcc, tile, 1, 1, 16384, 16384),
-        "grid_tiles_bomb.heic": grid_file(hvcc, tile, 200, 200, 512, 512),
+        "grid_tiles_bomb.heic": grid_file(hvcc, tile, 200, 200, 12800, 12800),
         "grid_honest.heic": grid_file(hvcc, tile, 2, 2, 128, 128, 128, 128),
     }
     for name, data in files.items():
