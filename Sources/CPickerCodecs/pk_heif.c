@@ -72,8 +72,11 @@ static int pk_heif_grid_refused(const uint8_t *data, size_t len, int declared_w,
                      grid.width, grid.height, (double)grid.width * grid.height / 1e6, max_pixels / 1e6);
         return PK_TOO_LARGE;
     }
-    if (grid.width > (uint32_t)(declared_w > 0 ? declared_w : 0) ||
-        grid.height > (uint32_t)(declared_h > 0 ? declared_h : 0)) {
+    /* The declared size is after irot (sides swapped) and clap (a crop), so the grid may
+     * compose a little more than it: at most twice its area, which the memory estimate's
+     * per-pixel allowance absorbs. */
+    uint64_t declared = (uint64_t)(declared_w > 0 ? declared_w : 0) * (uint64_t)(declared_h > 0 ? declared_h : 0);
+    if ((uint64_t)grid.width * grid.height > 2 * declared + 65536) {
         if (msg)
             snprintf(msg, PK_MSG_LEN, "damaged HEIF grid: it composes %ux%u, larger than its declared %dx%d",
                      grid.width, grid.height, declared_w, declared_h);
