@@ -199,7 +199,7 @@ public struct LibraryScanner: Sendable {
         } catch {
             switch error.code {
             case .unsupportedImage: return .skipped(.notAnImage, error.message)
-            case .corruptImage: return .skipped(.damagedHeader, error.message)
+            case .corruptImage, .imageTooLarge: return .skipped(.damagedHeader, error.message)
             default: return .skipped(.unreadable, error.message)
             }
         }
