@@ -10,7 +10,7 @@ OUT_DIR gets three albums:
            big_baseline.jpg (q90, 4:2:0), big_progressive.jpg (same, progressive),
            big.webp (q90), big.png (8-bit RGB, zlib 6)
   grid/    N (default 100) distinct JPEGs for the thumbnail and browsing scenarios, a
-           phone-album mix: each a different crop (90-100 % of each side, offset by
+           phone-album mix: each a different crop (90-100 % of both sides, same aspect, offset by
            its number) of a camera photo, re-encoded at quality 86-95, so contents and
            inodes differ (no cache or page sharing by identity); 8 of every 10 keep the
            camera's EXIF block (with its EXIF thumbnail, of the uncropped photo), the
@@ -77,7 +77,9 @@ def main(argv):
             im = Image.open(p)
             sources[p] = (im.convert("RGB"), im.info.get("exif", b""))
         im, exif = sources[p]
-        fx, fy = 0.90 + (i * 7 % 11) / 100, 0.90 + (i * 3 % 11) / 100
+        # One scale for both sides: the picture keeps the aspect of its EXIF thumbnail, which
+        # pickerd uses only when the aspects match (a real phone album's thumbnails do).
+        fx = fy = 0.90 + (i * 7 % 11) / 100
         w, h = int(im.width * fx), int(im.height * fy)
         x0, y0 = (im.width - w) * (i % 5) // 4, (im.height - h) * (i % 3) // 2
         opts = dict(quality=86 + i % 10, subsampling=2)
