@@ -5,16 +5,16 @@ import Testing
 /// every 100 ms must not hold back a new photo elsewhere, and a subfolder made and removed over and
 /// over must cost a bounded number of whole-tree scans (counted in the daemon's log: "scanned:").
 /// Bounds are generous (a loaded 2-core machine); the figures are in scripts/soak/watch_storms.py.
-@Suite(.timeLimit(.minutes(2))) struct WatchStormTests {
+@Suite(.timeLimit(.minutes(15))) struct WatchStormTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
     let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg")
 
-    init() throws {
-        library = try TemporaryLibrary()
+    init() async throws {
+        library = try await TemporaryLibrary()
         try library.add(photo, album: "A", as: "one.jpg")
         try library.add(photo, album: "C", as: "busy.jpg")
-        daemon = try LiveDaemon(library: library.url)
+        daemon = try await LiveDaemon(library: library.url)
     }
 
     /// Runs `step` every `interval` µs on a thread of its own until `stop` is set.
@@ -31,25 +31,25 @@ import Testing
 
     private func fullScans() -> Int { daemon.log.components(separatedBy: " scanned: ").count - 1 }
 
-    @Test func aFileRewrittenEvery100msDoesNotHoldBackANewPhotoElsewhere() throws {
+    @Test func aFileRewrittenEvery100msDoesNotHoldBackANewPhotoElsewhere() async throws {
         let watch = try LibraryWatchTests.Watch(daemon)
-        usleep(300_000)  // the watcher subscribes
+        await pause(300_000)  // the watcher subscribes
         let busy = library.url.appendingPathComponent("C/notes.txt").path
         let stop = Mutexed(false)
         _ = churn(every: 100_000, stop: stop) {
             _ = FileManager.default.createFile(atPath: busy, contents: Data("\(Date())".utf8))
         }
         defer { stop.value = true; usleep(200_000) }
-        usleep(1_000_000)
+        await pause(1_000_000)
         let started = Date()
         try library.add(photo, album: "B", as: "new.jpg")
         // Before per-folder settling this waited for the churn to stop (10 s here); now ~0.3 s.
-        let listed = watch.waitUntil { watch.all.added.contains("B/new.jpg") || Date().timeIntervalSince(started) > 3 }
+        let listed = await watch.waitUntil { watch.all.added.contains("B/new.jpg") || Date().timeIntervalSince(started) > 3 }
             && watch.all.added.contains("B/new.jpg")
         #expect(listed, "B/new.jpg not announced within 3 s while C/notes.txt churns: \(watch.changes)")
     }
 
-    @Test func aSubfolderMadeAndRemovedOverAndOverCostsFewWholeTreeScans() throws {
+    @Test func aSubfolderMadeAndRemovedOverAndOverCostsFewWholeTreeScans() async throws {
         let before = fullScans()
         let folder = library.url.appendingPathComponent("A/tmp").path
         let stop = Mutexed(false)
@@ -58,9 +58,9 @@ import Testing
             if made.value { rmdir(folder) } else { mkdir(folder, 0o755) }
             made.value.toggle()
         }
-        usleep(8_000_000)
+        await pause(8_000_000)
         stop.value = true
-        usleep(6_000_000)  // the last one settles (backed off: up to 5 s)
+        await pause(6_000_000)  // the last one settles (backed off: up to 5 s)
         let scans = fullScans() - before
         // Before the backoff: one whole-tree scan per cycle (13 in 8 s); now about 3.
         #expect(scans >= 1 && scans <= 6, "\(scans) whole-tree scans for 23 folder changes; log:\n\(daemon.log)")
