@@ -61,8 +61,10 @@ public enum Daemon {
         let service = PickerService(configuration: engine, events: { relay.send($0) })
         let server: Server
         do {
+            var limits = ServerLimits()
+            limits.idleTimeout = config.idleTimeoutSeconds > 0 ? Double(config.idleTimeoutSeconds) : nil
             server = try Server(listenFD: listenFD, handler: EngineHandler(service: service),
-                                capabilities: service.capabilities)
+                                capabilities: service.capabilities, limits: limits)
         } catch {
             Log.fault("cannot start the server loop: \(error)")
             if activated == nil { unlink(config.socketPath) }

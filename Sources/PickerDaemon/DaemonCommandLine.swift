@@ -13,7 +13,7 @@ public enum DaemonCommandLine {
 
     public static let usage = """
         Usage: pickerd [--library DIR] [--socket PATH] [--cache-mb N] [--state-dir DIR] [--max-megapixels N]
-                      [--memory-mb N] [--workers N] [--no-prefetch] [--no-shared-thumbnails]
+                      [--memory-mb N] [--workers N] [--idle-timeout SECONDS] [--no-prefetch] [--no-shared-thumbnails]
 
         The pickerd photo-picker daemon. Indexes a photo library and serves picker sessions
         to clients (pickerctl, editor plugins, scripts) over a Unix socket. Runs in the
@@ -31,6 +31,10 @@ public enum DaemonCommandLine {
                                (image_too_large). Photo files over 100 MiB are not read.
           --workers N          worker threads for decoding and requests (default: the number of cores);
                                one more thread answers cheap session requests, so they never wait for a decode
+          --idle-timeout SECONDS
+                               close a connection that has no subscription and nothing in flight after this many
+                               seconds without a request (default 60; 0: never), so one client cannot hold all
+                               256 connections; clients reconnect when they need the daemon again
           --no-prefetch        do not render the photos next to a session's current one ahead of time
           --no-shared-thumbnails
                                do not read or write the freedesktop thumbnail cache ($XDG_CACHE_HOME/thumbnails)
@@ -52,6 +56,7 @@ public enum DaemonCommandLine {
         var sharedThumbnails = true
         var workers = WorkerPool.defaultWorkers
         var prefetch = true
+        var idleTimeout = 60
         var i = 0
 
         func value(_ name: String) throws(UsageError) -> String {
@@ -84,6 +89,7 @@ public enum DaemonCommandLine {
             case "--no-shared-thumbnails": sharedThumbnails = false
             case "--workers": workers = try intValue(key, 1...256)
             case "--no-prefetch": prefetch = false
+            case "--idle-timeout": idleTimeout = try intValue(key, 0...86400)
             default: throw UsageError(message: "unknown option '\(a)'")
             }
             i += 1
@@ -98,6 +104,7 @@ public enum DaemonCommandLine {
         config.memoryMB = memoryMB
         config.workers = workers
         config.prefetch = prefetch
+        config.idleTimeoutSeconds = idleTimeout
         config.indexDirectory = DaemonConfiguration.defaultCacheHome(env).map { $0 + "/pickerd" }
         return .run(config)
     }

@@ -19,6 +19,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var workers: Int = WorkerPool.defaultWorkers
     /// Whether neighbouring photos are rendered ahead while a session looks (`--no-prefetch`).
     public var prefetch = true
+    /// Seconds after which a connection with no subscription and nothing going on is closed
+    /// (`--idle-timeout`; 0: never), so one client cannot hold all 256 places.
+    public var idleTimeoutSeconds = 60
 
     public init(libraryRoot: String, socketPath: String, cacheMB: Int, stateDirectory: String?, maxMegapixels: Int,
                 thumbnailCacheHome: String?) {

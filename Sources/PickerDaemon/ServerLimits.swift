@@ -17,8 +17,8 @@ public struct ServerLimits: Sendable {
     /// A connection that has not completed the handshake within this many seconds is closed.
     public var handshakeTimeout: Double = 10
     /// A connection with nothing in flight, nothing unsent and no subscription is closed after
-    /// this many seconds without a request; nil (the default) keeps it open, as editor clients
-    /// hold one connection for hours.
+    /// this many seconds without a request; nil (this type's default, for in-process tests) keeps it
+    /// open. pickerd sets 60 s (`--idle-timeout`); subscribers (editors following a session) stay.
     public var idleTimeout: Double? = nil
 
     public init() {}

@@ -40,9 +40,7 @@ public enum AtomicFileWriter {
     /// the file replaced inside it; nothing planted inside the folder is followed.
     public static func replace(path: String, with bytes: [UInt8], mode: mode_t = 0o600,
                                durable: Bool) throws(SystemError) {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let (folder, name) = split(path)
         let dfd = try retryingInterrupts("open \(folder)") {
             open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
@@ -50,9 +48,17 @@ public enum AtomicFileWriter {
         try replace(name, in: dfd, with: bytes, mode: mode, durable: durable)
     }
 
+    /// A path's folder (`.` when it names none) and file name.
+    static func split(_ path: String) -> (folder: String, name: String) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return (folder, name)
+    }
+
     /// `openat(2)` of a fresh `.NAME.tmp-RANDOM` with `O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC`,
     /// mode `mode`; a name that already exists (planted or left over) is skipped for another.
-    private static func createTemporary(for name: String, in directory: Int32,
+    static func createTemporary(for name: String, in directory: Int32,
                                         mode: mode_t) throws(SystemError) -> (Int32, String) {
         var attempt = 0
         while true {

@@ -44,21 +44,6 @@ enum Output {
     /// Usage text for a command line that named no command: on stderr, so nothing parses it as output.
     static func usage(_ text: String) { writeAll(2, Array(text.utf8)) }
 
-    /// Sends stdout to `path` (created or truncated, mode 0644): `-o FILE` on a text command.
-    /// Returns whether `path` is a regular file (one a failed command may remove; /dev/null is not).
-    @discardableResult
-    static func redirectText(to path: String) throws(CLIError) -> Bool {
-        var st = stat()
-        let special = stat(path, &st) == 0 && st.st_mode & S_IFMT != S_IFREG
-        let fd = open(path, O_WRONLY | O_CLOEXEC | (special ? 0 : O_CREAT | O_TRUNC), 0o644)
-        guard fd >= 0 else { throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .failure) }
-        defer { close(fd) }
-        guard dup2(fd, 1) >= 0 else {
-            throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .failure)
-        }
-        return !special
-    }
-
     /// Refuses binary output to a terminal, before anything is requested.
     static func checkBinaryDestination(_ inv: Invocation) throws(CLIError) {
         // Terminal text formats (sixel, symbols) are meant for a terminal.
@@ -87,7 +72,7 @@ enum Output {
         }
         // Temp file with O_EXCL|O_NOFOLLOW and a random name: a symlink planted beside `path` is never followed.
         do {
-            try AtomicFileWriter.replace(path: path, with: bytes, mode: 0o644, durable: false)
+            try AtomicFileWriter.replace(path: path, with: bytes, mode: TextOutputFile.modeForReplacing(path), durable: false)
         } catch {
             throw CLIError(message: "cannot write \(path): \(error.errno)", exitCode: .failure)
         }

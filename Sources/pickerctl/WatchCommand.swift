@@ -10,9 +10,9 @@ let integrationCommands: [CommandSpec] = [
                 options: [OptionSpec(name: "--library", valueName: nil, help: "also print library changes (photos added or removed)")],
                 details: "One line per event; with --json, one JSON object per line. A change of the pick list names each photo\npicked or dropped: `default selection +IMG_0042.jpg (3 of 10)`, `default selection -IMG_0007.jpg (2 of 10)`.\nExit 0 when interrupted; exit 5 when the daemon goes away.") { inv throws(CLIError) in
         let conn = try inv.connect()
-        // Interrupting is how watch ends: exit 0, even if the parent left SIGINT ignored.
-        signal(SIGINT) { _ in _exit(0) }
-        signal(SIGTERM) { _ in _exit(0) }
+        // Interrupting is how watch ends: exit 0, even if the parent left SIGINT ignored; `-o FILE` is put in place.
+        signal(SIGINT) { _ in TextOutputFile.commitFromSignalHandler(); _exit(0) }
+        signal(SIGTERM) { _ in TextOutputFile.commitFromSignalHandler(); _exit(0) }
         var unblock = sigset_t()
         sigemptyset(&unblock)
         sigaddset(&unblock, SIGINT)

@@ -22,7 +22,6 @@ func neededEnvironment() -> [String: String] {
 }
 
 func runPickerctl() -> Int32 {
-    var textFile: String? = nil
     do throws(CLIError) {
         switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()), commands: allCommands + [hiddenCompleteCommand, hiddenManCommand],
                                         environment: neededEnvironment()) {
@@ -44,14 +43,15 @@ func runPickerctl() -> Int32 {
                 }
             }
             if let path = invocation.outputPath, command.writesText(json: invocation.json) {
-                if try Output.redirectText(to: path) { textFile = path }
+                try TextOutputFile.redirect(to: path)
             }
             try command.run(invocation)
+            try TextOutputFile.commit()
             return ExitCode.ok.rawValue
         }
     } catch {
-        // A failed command leaves no half-written -o FILE behind.
-        if let textFile { unlink(textFile) }
+        // A failed command leaves -o FILE as it was.
+        TextOutputFile.abandon()
         Output.error(error.message)
         return error.exitCode.rawValue
     }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import PickerProtocol
 import PickerSystem
+import CSQLite
 
 /// The persisted library index: one SQLite file per library root under `$XDG_CACHE_HOME/pickerd/`
 /// (WAL, so a crash mid-write leaves the last committed state). It is a cache: deleting it costs
@@ -12,21 +13,40 @@ import PickerSystem
 final class LibraryIndexStore {
     /// Bumped whenever the table's meaning changes: an index of another version is rebuilt.
     static let schemaVersion = "3"
+    /// SQLite's files for one database: the main file, its write-ahead log and shared memory.
+    private static let fileSuffixes = ["", "-wal", "-shm"]
     let path: String
     private var database: SQLiteDatabase?
     private let rootPath: String
+    /// The index folder, held open and checked like the state folder (owner, 0700, no symlink).
+    private let folder: StateDirectory?
+    /// `index-HASH.sqlite`, the file's name inside `folder`.
+    private let fileName: String
+    /// The path SQLite opens: the folder's symlink-free path plus `fileName` (SQLite refuses symlinks on the way).
+    private let openPath: String?
 
     /// Opens (or creates) the index for the library whose real root path is `rootPath`.
     /// Never fails: without a usable file it logs why and the library simply scans.
     init(directory: String, rootPath: String) {
         self.rootPath = rootPath
-        path = directory + "/index-" + Self.hex(Self.fnv1a(rootPath)) + ".sqlite"
-        do throws(SystemError) {
-            try FileSystemPaths.makeDirectories(directory, mode: 0o700)
+        let name = "index-" + Self.hex(Self.fnv1a(rootPath)) + ".sqlite"
+        fileName = name
+        path = directory + "/" + name
+        do throws(StateDirectoryError) {
+            let opened = try StateDirectory(path: directory, purpose: "index folder")
+            folder = opened
+            openPath = opened.resolvedPath().map { $0 + "/" + name }
         } catch {
-            Log.error("library index: cannot make \(directory) (\(error)); every start scans the whole library")
+            Log.error("library index: \(error); every start scans the whole library")
+            folder = nil
+            openPath = nil
             return
         }
+        guard openPath != nil else {
+            Log.error("library index: the index folder \(directory) has no symlink-free path; every start scans the whole library")
+            return
+        }
+        setAsideFilesNotOurs()
         database = openOrRebuild()
     }
 
@@ -138,10 +158,7 @@ final class LibraryIndexStore {
 
     private func rebuild() -> SQLiteDatabase? {
         database = nil
-        let aside = path + ".bad-\(Int(monotonicNow()))"
-        for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
-            if rename(path + suffix, aside + suffix) != 0 { unlink(path + suffix) }
-        }
+        moveAside()
         do throws(SQLiteError) {
             return try open()
         } catch {
@@ -150,9 +167,35 @@ final class LibraryIndexStore {
         }
     }
 
+    /// An index file planted by someone else (another uid's file, a symlink, a FIFO) is never opened:
+    /// the whole set is moved aside and the index made again.
+    private func setAsideFilesNotOurs() {
+        guard let folder else { return }
+        for suffix in Self.fileSuffixes {
+            guard case .refused(let why) = folder.checkPrivateFile(fileName + suffix) else { continue }
+            Log.error("library index \(path + suffix) is refused (\(why)); moved aside and made again")
+            moveAside()
+            return
+        }
+    }
+
+    /// Renames the database's files to `.bad-N` names inside the folder (a symlink is moved, not followed).
+    private func moveAside() {
+        guard let folder else { return }
+        let aside = fileName + ".bad-\(Int(monotonicNow()))"
+        for suffix in Self.fileSuffixes where folder.checkPrivateFile(fileName + suffix) != .missing {
+            do throws(SystemError) {
+                try folder.rename(fileName + suffix, to: aside + suffix)
+            } catch {
+                folder.remove(fileName + suffix)
+            }
+        }
+    }
+
     /// Opens the file, sets WAL, checks it is readable and of this schema and root (else starts it empty).
     private func open() throws(SQLiteError) -> SQLiteDatabase {
-        let db = try SQLiteDatabase(path: path)
+        guard let openPath else { throw SQLiteError(code: SQLITE_CANTOPEN, message: "no usable index folder") }
+        let db = try SQLiteDatabase(path: openPath)
         try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
         try db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         let read = try db.prepare("SELECT value FROM meta WHERE key = ?1")
