@@ -5,8 +5,9 @@ extension LibraryScanner {
     /// an inotify event in that folder needs. Unchanged files keep their records (see `scan`).
     /// - Returns: the folder's photos and skipped entries, or nil when this cannot be done folder
     ///   by folder (the folder is gone or holds symlinks): the caller then rescans everything.
-    static func scanFolder(_ folder: String, root: RootDirectory, previous: [String: Photo])
-        -> (photos: [Photo], skipped: [SkippedEntry], added: [String], changed: [String])? {
+    static func scanFolder(_ folder: String, root: RootDirectory, previous: [String: Photo],
+                           notImages known: [String: FileVersion] = [:])
+        -> (photos: [Photo], skipped: [SkippedEntry], added: [String], changed: [String], notImages: [String: FileVersion])? {
         guard let fd = try? root.openDirectory(folder) else { return nil }
         defer { FileSystem.close(fd) }
         guard let (entries, _) = try? DirectoryListing.entries(of: fd) else { return nil }
@@ -19,7 +20,8 @@ extension LibraryScanner {
             files.append(FoundFile(folder: folder, name: entry.name, relative: relative, openPath: relative, status: status))
         }
         var photos: [Photo] = [], skipped: [SkippedEntry] = [], added: [String] = [], changed: [String] = []
-        for (file, outcome) in zip(files, readHeaders(files, root: root, reusing: previous)) {
+        var notImages: [String: FileVersion] = [:]
+        for (file, outcome) in zip(files, readHeaders(files, root: root, reusing: previous, notImages: known)) {
             switch outcome {
             case .reused(let photo):
                 photos.append(photo)
@@ -30,8 +32,11 @@ extension LibraryScanner {
                                     device: st.identity.device, inode: st.identity.inode))
             case .skipped(let reason, let message):
                 skipped.append(SkippedEntry(relativePath: file.relative, reason: reason, message: message))
+            case .notAnImage(let message, let version):
+                notImages[file.relative] = version
+                skipped.append(SkippedEntry(relativePath: file.relative, reason: .notAnImage, message: message))
             }
         }
-        return (photos, skipped, added, changed)
+        return (photos, skipped, added, changed, notImages)
     }
 }

@@ -57,10 +57,13 @@ public struct LibraryScanner: Sendable {
         var added: [String] = [], changed: [String] = []
         /// Files of `previous` found unchanged.
         var unchanged = 0
+        /// Files found not to be images, with the version looked at (not opened again while unchanged).
+        var notImages: [String: FileVersion] = [:]
     }
 
     /// `scan(reusing:onFolder:)`, also saying which files were added and changed.
-    func scanCounting(reusing previous: [String: Photo], onFolder: ((Int32, String) -> Void)?,
+    func scanCounting(reusing previous: [String: Photo], notImages known: [String: FileVersion] = [:],
+                      onFolder: ((Int32, String) -> Void)?,
                       progress: ScanProgressMeter?) throws(PickerError) -> Result {
         let clock = ContinuousClock()
         let started = clock.now
@@ -73,18 +76,20 @@ public struct LibraryScanner: Sendable {
             throw PickerError(.ioError, "cannot open the library folder '\(root)': \(error.errno)")
         }
         var walker = LibraryTreeWalker(root: rootDirectory, maxDepth: maxDepth)
-        walker.statFiles = !previous.isEmpty
+        walker.statFiles = !previous.isEmpty || !known.isEmpty
         walker.onFolder = onFolder
         if let progress { walker.onFile = { progress.walking() } }
         walker.walkAll()
 
         let files = walker.files
         progress?.walkFinished(files: files.count)
-        let outcomes = Self.readHeaders(files, root: rootDirectory, reusing: previous, progress: progress, pool: pool)
+        let outcomes = Self.readHeaders(files, root: rootDirectory, reusing: previous, notImages: known,
+                                        progress: progress, pool: pool)
 
         var skipped = walker.skipped
         var byFolder: [String: [Photo]] = [:]
         var added: [String] = [], changed: [String] = [], unchanged = 0
+        var notImages: [String: FileVersion] = [:]
         for (file, outcome) in zip(files, outcomes) {
             switch outcome {
             case .reused(let photo):
@@ -100,6 +105,9 @@ public struct LibraryScanner: Sendable {
                 byFolder[file.folder, default: []].append(photo)
             case .skipped(let reason, let message):
                 skipped.append(SkippedEntry(relativePath: file.relative, reason: reason, message: message))
+            case .notAnImage(let message, let version):
+                notImages[file.relative] = version
+                skipped.append(SkippedEntry(relativePath: file.relative, reason: .notAnImage, message: message))
             }
         }
 
@@ -107,7 +115,7 @@ public struct LibraryScanner: Sendable {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let snapshot = LibrarySnapshot.assemble(root: root, rootDirectory: rootDirectory, byFolder: byFolder,
                                                 skipped: skipped, scanDurationSeconds: seconds)
-        return Result(snapshot: snapshot, added: added, changed: changed, unchanged: unchanged)
+        return Result(snapshot: snapshot, added: added, changed: changed, unchanged: unchanged, notImages: notImages)
     }
 
     // MARK: - Naming and order
@@ -150,10 +158,13 @@ public struct LibraryScanner: Sendable {
         /// Unchanged since the last scan (same device, inode, size and mtime): its record as it was.
         case reused(Photo)
         case skipped(SkippedEntry.Reason, String)
+        /// Not an image (its version, so an unchanged file is never opened again: a folder of 200,000
+        /// non-images cost ~3 s of CPU per event there when each was opened on every look).
+        case notAnImage(String, FileVersion)
     }
 
     static func readHeaders(_ files: [FoundFile], root: RootDirectory, reusing previous: [String: Photo],
-                            progress: ScanProgressMeter? = nil, pool: WorkerPool? = nil) -> [Outcome] {
+                            notImages known: [String: FileVersion] = [:], progress: ScanProgressMeter? = nil, pool: WorkerPool? = nil) -> [Outcome] {
         guard !files.isEmpty else { return [] }
         var outcomes = [Outcome](repeating: .skipped(.unreadable, "not read"), count: files.count)
         outcomes.withUnsafeMutableBufferPointer { buffer in
@@ -165,6 +176,8 @@ public struct LibraryScanner: Sendable {
                     if let st = file.status, let old = previous[file.relative], old.targetPath == nil,
                        old.version == st.version {
                         slots.buffer[i] = .reused(old)
+                    } else if let st = file.status, file.openPath == file.relative, known[file.relative] == st.version {
+                        slots.buffer[i] = .notAnImage("'\(file.relative)' is not an image (unchanged since last looked at)", st.version)
                     } else {
                         slots.buffer[i] = readHeader(file, root: root)
                     }
@@ -198,7 +211,7 @@ public struct LibraryScanner: Sendable {
             return .header(try ImageHeaderReader.read(fd: fd, fileSize: Int(status.size), name: file.relative), status)
         } catch {
             switch error.code {
-            case .unsupportedImage: return .skipped(.notAnImage, error.message)
+            case .unsupportedImage: return .notAnImage(error.message, status.version)
             case .corruptImage: return .skipped(.damagedHeader, error.message)
             default: return .skipped(.unreadable, error.message)
             }

@@ -5,7 +5,8 @@ import Synchronization
 /// Keeps the library current without anyone asking: scans it once in the background, then watches
 /// every folder with inotify and rescans (a stat-only walk plus the headers of what changed) once
 /// the folder has been quiet for the settle delay, so a photo still being copied is indexed once,
-/// complete. Where inotify cannot serve (watches used up, or a network or FUSE file system) it
+/// complete. Settling is per folder, and whole-tree scans for shape changes back off
+/// (`WatchSettling`), so a file or folder that churns cannot hold back the rest of the library. Where inotify cannot serve (watches used up, or a network or FUSE file system) it
 /// falls back to a periodic background rescan that spends at most about 5 % of one core.
 /// When the library folder itself is deleted or moved away, the library becomes empty at once and
 /// the folder is opened again by its path when something is there again (`LibraryRootTracker`).
@@ -67,11 +68,8 @@ public final class LibraryWatcher: @unchecked Sendable {
         loadIndex()
         var lastScanSeconds = scan()
         var nextPoll = monotonicNow() + pollInterval(after: lastScanSeconds)
-        var pending = false
-        var lastEvent = 0.0
-        // Folders whose files changed; or, when the tree's shape changed, everything.
-        var dirty = Set<String>()
-        var everything = false
+        // Per folder, not global: a file that never stops changing delays only its own folder.
+        var settling = WatchSettling(settleSeconds: Double(Self.settleMilliseconds) / 1000)
         while !stopped.load(ordering: .relaxed) {
             index?.saveBroken(library.broken.takeUnsaved())
             if let change = rootTracker.rootChanged(now: monotonicNow()) {
@@ -80,38 +78,39 @@ public final class LibraryWatcher: @unchecked Sendable {
                 logRootChange(change)
                 lastScanSeconds = scan()
                 nextPoll = monotonicNow() + pollInterval(after: lastScanSeconds)
-                (pending, dirty, everything) = (false, [], false)
+                settling.scannedEverything()
                 continue
             }
-            let timeout: Int32 = pending ? Self.settleMilliseconds : 1000
+            let timeout = Int32((settling.waitSeconds(at: monotonicNow(), cap: 1) * 1000).rounded(.up))
             if let inotify, inotify.wait(timeoutMilliseconds: timeout) {
                 // Events of watches no longer held (removed by the last scan, or their folder gone
                 // before it) were seen by that scan already.
                 let events = inotify.drain().filter { $0.mask & Inotify.overflow != 0 || watched[$0.watch] != nil }
-                guard !events.isEmpty else { continue }
-                pending = true
-                lastEvent = monotonicNow()
+                let now = monotonicNow()
                 for event in events {
                     if event.mask & Inotify.folderItselfGone != 0, watched[event.watch] == "" { rootTracker.checkSoon() }
                     if event.mask & Inotify.overflow != 0 {
                         Log.info("library watch: the kernel's event queue overflowed; rescanning")
                     }
-                    if event.mask & Inotify.structural != 0 { everything = true; continue }
-                    if let folder = watched[event.watch] { dirty.insert(folder) } else { everything = true }
+                    if event.mask & Inotify.structural != 0 { settling.structuralEvent(at: now); continue }
+                    if let folder = watched[event.watch] { settling.fileEvent(in: folder, at: now) } else { settling.structuralEvent(at: now) }
                 }
-                continue
             }
             let now = monotonicNow()
-            let settled = pending && (now - lastEvent) * 1000 >= Double(Self.settleMilliseconds)
             let pollDue = pollingReason != nil && now >= nextPoll
-            guard settled || pollDue else { continue }
-            pending = false
-            if everything || pollDue || !rescan(folders: dirty) {
-                lastScanSeconds = scan()
-                nextPoll = monotonicNow() + pollInterval(after: lastScanSeconds)
+            var due = settling.takeDue(at: now)
+            if pollDue { due = .everything }
+            switch due {
+            case .nothing:
+                continue
+            case .folders(let folders):
+                if rescan(folders: folders) { continue }
+            case .everything:
+                break
             }
-            dirty = []
-            everything = false
+            lastScanSeconds = scan()
+            nextPoll = monotonicNow() + pollInterval(after: lastScanSeconds)
+            settling.scannedEverything()
         }
     }
 

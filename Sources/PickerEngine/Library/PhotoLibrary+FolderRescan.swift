@@ -11,8 +11,13 @@ extension PhotoLibrary {
             var byFolder: [String: [Photo]] = [:]
             var skipped: [SkippedEntry] = []
             var changes = LibraryChangeSet()
+            var known = notImages.withLock { $0 }
             for folder in folders {
-                guard let result = LibraryScanner.scanFolder(folder, root: root, previous: oldIndex) else { return nil }
+                guard let result = LibraryScanner.scanFolder(folder, root: root, previous: oldIndex, notImages: known)
+                else { return nil }
+                // The folder's non-images as found now (files gone or turned into photos forgotten).
+                for (path, _) in known where LibrarySnapshot.folder(of: path) == folder { known[path] = nil }
+                known.merge(result.notImages) { _, new in new }
                 byFolder[folder] = result.photos
                 skipped += result.skipped
                 changes.added += result.added
@@ -28,6 +33,7 @@ extension PhotoLibrary {
             for path in changes.removed { index[path] = nil }
             for photo in byFolder.values.joined() { index[photo.relativePath] = photo }
             count += 1
+            notImages.withLock { $0 = known }
             current.withLock { $0 = (snapshot, index) }
             return (snapshot, changes)
         }

@@ -23,6 +23,9 @@ public final class PhotoLibrary: Sendable {
     /// photos up by path); replaced together so the two always agree.
     let current: Mutex<(snapshot: LibrarySnapshot, byPath: [String: Photo])>
     let scanGate = Mutex<Int>(0)
+    /// Files the last scans found not to be images, by relative path, with the version looked at:
+    /// not opened again while unchanged (kept in memory only, rebuilt by each start's first scan).
+    let notImages = Mutex<[String: FileVersion]>([:])
     /// How far the running scan has got.
     public let progress = ScanProgressMeter()
     /// Photos whose file failed to decode, with the reason, until the file changes.
@@ -58,8 +61,9 @@ public final class PhotoLibrary: Sendable {
             do throws(PickerError) {
                 var scanner = LibraryScanner(root: root)
                 scanner.pool = pool
-                let result = try scanner.scanCounting(reusing: previous, onFolder: onFolder,
-                                                                         progress: progress)
+                let result = try scanner.scanCounting(reusing: previous, notImages: notImages.withLock { $0 },
+                                                      onFolder: onFolder, progress: progress)
+                notImages.withLock { $0 = result.notImages }
                 counted = result
                 snapshot = result.snapshot
             } catch {
