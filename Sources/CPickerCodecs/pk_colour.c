@@ -13,6 +13,19 @@
 /* Profiles larger than this are converted without being cached (a copy is kept to compare). */
 #define PK_COLOUR_CACHE_PROFILE_MAX (1u << 20)
 
+/* Bounds on what Little CMS is given (issue 21 #2): it cannot be interrupted, and the cost
+ * of building a transform grows with the stages it chains, the CLUT points it samples and the
+ * curve segments it searches. Real profiles sit far below each (camera/display profiles: 0.5-
+ * 60 kB, 10-20 tags; large CMYK printer profiles: 2-3 MB, 9-17^4 CLUTs, no mpet chains). */
+#define PK_COLOUR_PROFILE_MAX (4u << 20)
+#define PK_COLOUR_TAGS_MAX 100
+#define PK_COLOUR_MPET_ELEMENTS_MAX 16
+#define PK_COLOUR_CURVE_ENTRIES_MAX 65536
+#define PK_COLOUR_CURVE_SEGMENTS_MAX 64
+#define PK_COLOUR_CLUT_POINTS_MAX (1u << 21)
+/* Refused profiles remembered by hash and length: a big refused one costs one hash next time. */
+#define PK_COLOUR_REFUSED_MAX 64
+
 struct pk_colour_xform {
     uint8_t *icc;            /* the profile's bytes (the cache key, compared whole) */
     size_t icc_len;
@@ -27,11 +40,119 @@ struct pk_colour_xform {
 static pthread_mutex_t pk_colour_lock = PTHREAD_MUTEX_INITIALIZER;
 static pk_colour_xform *pk_colour_cache[PK_COLOUR_CACHE_MAX];
 static uint64_t pk_colour_clock;
+static struct { uint64_t hash; size_t len; } pk_colour_refused[PK_COLOUR_REFUSED_MAX];
+static int pk_colour_refused_next;
+static uint64_t pk_colour_refusals;
+
+static int pk_colour_is_refused_locked(uint64_t hash, size_t len) {
+    for (int i = 0; i < PK_COLOUR_REFUSED_MAX; i++)
+        if (pk_colour_refused[i].len == len && pk_colour_refused[i].hash == hash) return 1;
+    return 0;
+}
+
+static void pk_colour_remember_refused_locked(uint64_t hash, size_t len) {
+    if (pk_colour_is_refused_locked(hash, len)) return;
+    pk_colour_refused[pk_colour_refused_next].hash = hash;
+    pk_colour_refused[pk_colour_refused_next].len = len;
+    pk_colour_refused_next = (pk_colour_refused_next + 1) % PK_COLOUR_REFUSED_MAX;
+}
 
 static uint64_t pk_colour_hash(const uint8_t *bytes, size_t len) {
     uint64_t h = 1469598103934665603ull; /* FNV-1a */
     for (size_t i = 0; i < len; i++) h = (h ^ bytes[i]) * 1099511628211ull;
     return h;
+}
+
+static uint32_t pk_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static uint32_t pk_be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
+
+/* grid^inputs (the CLUT's points), saturating above the cap. */
+static uint64_t pk_colour_clut_points(const uint8_t *grid, int inputs, int stride) {
+    uint64_t points = 1;
+    for (int i = 0; i < inputs; i++) {
+        points *= grid[i * stride] ? grid[i * stride] : 1;
+        if (points > PK_COLOUR_CLUT_POINTS_MAX) return PK_COLOUR_CLUT_POINTS_MAX + 1;
+    }
+    return points;
+}
+
+/* One mpet element (ICC.1:2010 11.2.1): segmented curves and CLUTs are bounded too. */
+static int pk_colour_vet_element(const uint8_t *e, uint64_t size) {
+    if (size < 12) return 0;
+    uint32_t type = pk_be32(e);
+    if (type == 0x636c7574u /* 'clut' */) {
+        if (size < 28) return 0;
+        return pk_colour_clut_points(e + 12, (int)(pk_be16(e + 8) > 16 ? 16 : pk_be16(e + 8)), 1) <=
+               PK_COLOUR_CLUT_POINTS_MAX;
+    }
+    if (type == 0x63767374u /* 'cvst' */) {
+        uint32_t channels = pk_be16(e + 8);
+        if (channels > 16 || size < 12 + 8ull * channels) return 0;
+        for (uint32_t c = 0; c < channels; c++) {
+            uint64_t off = pk_be32(e + 12 + 8 * c);
+            if (off + 12 > size) return 0;
+            if (pk_be16(e + off + 8) > PK_COLOUR_CURVE_SEGMENTS_MAX) return 0;
+        }
+    }
+    return 1;
+}
+
+/* The tag data at `t` (`size` bytes, inside the profile): 1 when its cost is bounded. */
+static int pk_colour_vet_tag(const uint8_t *t, uint64_t size) {
+    if (size < 12) return 1; /* too short to be a costly type; Little CMS judges the rest */
+    switch (pk_be32(t)) {
+    case 0x6d706574u: { /* 'mpet' */
+        if (size < 16) return 0;
+        uint32_t count = pk_be32(t + 12);
+        if (count > PK_COLOUR_MPET_ELEMENTS_MAX || size < 16 + 8ull * count) return 0;
+        for (uint32_t i = 0; i < count; i++) {
+            uint64_t off = pk_be32(t + 16 + 8 * i), len = pk_be32(t + 20 + 8 * i);
+            if (off > size || len > size - off || !pk_colour_vet_element(t + off, len)) return 0;
+        }
+        return 1;
+    }
+    case 0x63757276u: /* 'curv' */
+        return pk_be32(t + 8) <= PK_COLOUR_CURVE_ENTRIES_MAX;
+    case 0x6d667431u: /* 'mft1' */
+    case 0x6d667432u: /* 'mft2' */
+        if (size < 52) return 0;
+        if (pk_be32(t) == 0x6d667432u &&
+            (pk_be16(t + 48) > PK_COLOUR_CURVE_ENTRIES_MAX || pk_be16(t + 50) > PK_COLOUR_CURVE_ENTRIES_MAX))
+            return 0;
+        { /* grid^inputs, one grid for every input */
+            uint8_t grid[16];
+            int inputs = t[8] > 16 ? 16 : t[8];
+            memset(grid, t[10], sizeof grid);
+            return pk_colour_clut_points(grid, inputs, 1) <= PK_COLOUR_CLUT_POINTS_MAX;
+        }
+    case 0x6d414220u: /* 'mAB ' */
+    case 0x6d424120u: { /* 'mBA ' */
+        if (size < 32) return 0;
+        uint64_t clut = pk_be32(t + 24);
+        if (clut == 0) return 1;
+        if (clut + 20 > size) return 0;
+        return pk_colour_clut_points(t + clut, t[8] > 16 ? 16 : t[8], 1) <= PK_COLOUR_CLUT_POINTS_MAX;
+    }
+    default:
+        return 1;
+    }
+}
+
+/* 1 when the profile's size, tag table and costly tags are within the bounds above: read from
+ * the bytes before Little CMS parses anything (microseconds; every offset checked). */
+int pk_colour_profile_bounded(const uint8_t *icc, size_t len) {
+    if (!icc || len < 132 || len > PK_COLOUR_PROFILE_MAX) return 0;
+    uint32_t tags = pk_be32(icc + 128);
+    if (tags > PK_COLOUR_TAGS_MAX || 132ull + 12ull * tags > len) return 0;
+    for (uint32_t i = 0; i < tags; i++) {
+        const uint8_t *entry = icc + 132 + 12 * i;
+        uint64_t off = pk_be32(entry + 4), size = pk_be32(entry + 8);
+        if (off > len || size > len - off) return 0;
+        if (!pk_colour_vet_tag(icc + off, size)) return 0;
+    }
+    return 1;
 }
 
 static cmsUInt32Number pk_colour_lcms_format(int input) {
@@ -140,6 +261,10 @@ pk_colour_xform *pk_colour_acquire(const uint8_t *icc, size_t icc_len, int input
     if (!icc || icc_len == 0 || input < PK_COLOUR_IN_RGB || input > PK_COLOUR_IN_CMYK_INV) return NULL;
     uint64_t hash = pk_colour_hash(icc, icc_len);
     pthread_mutex_lock(&pk_colour_lock);
+    if (pk_colour_is_refused_locked(hash, icc_len)) {
+        pthread_mutex_unlock(&pk_colour_lock);
+        return NULL;
+    }
     pk_colour_xform *found = pk_colour_lookup_locked(icc, icc_len, hash, input);
     if (found) {
         found->last_use = ++pk_colour_clock;
@@ -148,6 +273,15 @@ pk_colour_xform *pk_colour_acquire(const uint8_t *icc, size_t icc_len, int input
         return found->transform ? found : NULL;
     }
     pthread_mutex_unlock(&pk_colour_lock);
+
+    if (!pk_colour_profile_bounded(icc, icc_len)) {
+        /* Shown without colour management rather than holding a worker for seconds. */
+        pthread_mutex_lock(&pk_colour_lock);
+        pk_colour_remember_refused_locked(hash, icc_len);
+        pk_colour_refusals++;
+        pthread_mutex_unlock(&pk_colour_lock);
+        return NULL;
+    }
 
     /* Built outside the lock: a large profile must not stall every other decode. Two
      * threads may build the same one; the second finds the first in the cache and
@@ -173,6 +307,7 @@ pk_colour_xform *pk_colour_acquire(const uint8_t *icc, size_t icc_len, int input
     if (icc_len <= PK_COLOUR_CACHE_PROFILE_MAX && !pk_colour_lookup_locked(icc, icc_len, hash, input))
         pk_colour_insert_locked(made);
     pk_colour_xform *result = made->transform ? made : NULL;
+    if (!made->transform) pk_colour_remember_refused_locked(hash, icc_len);
     if (made->holders == 0) pk_colour_free(made); /* refused and not cached */
     pthread_mutex_unlock(&pk_colour_lock);
     return result;
@@ -265,6 +400,13 @@ int pk_colour_cached_count(void) {
     int n = 0;
     pthread_mutex_lock(&pk_colour_lock);
     for (int i = 0; i < PK_COLOUR_CACHE_MAX; i++) n += pk_colour_cache[i] != NULL;
+    pthread_mutex_unlock(&pk_colour_lock);
+    return n;
+}
+
+uint64_t pk_colour_refused_count(void) {
+    pthread_mutex_lock(&pk_colour_lock);
+    uint64_t n = pk_colour_refusals;
     pthread_mutex_unlock(&pk_colour_lock);
     return n;
 }

@@ -5,14 +5,21 @@
  * and picture reported here is upright; the EXIF orientation in such files
  * must be ignored by the caller. Security: the context's image size limit is
  * set from the caller's pixel cap, and the primary image's declared size is
- * checked against that cap before anything is decoded.
+ * checked against that cap before anything is decoded; a grid's own output
+ * size and tile count too (pk_heif_grid.c), since that is what libheif decodes.
  */
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libheif/heif.h>
 
 #include "CPickerCodecs.h"
+#include "pk_heif_grid.h"
+
+/* Tiles a grid may reference: an iPhone photo has 48 (8x6 of 512^2), the 200 Mpx cap needs
+ * ~770 such tiles. Each reference is a tile libheif decodes (issue 21 #3: 40,000 of them). */
+#define PK_HEIF_TILES_MAX 1024
 
 /* libheif's own limit is on one side; a picture's sides each stay below this. */
 #define PK_HEIF_MAX_SIDE 65535
@@ -38,6 +45,44 @@ static int pk_heif_too_large(int w, int h, uint64_t max_pixels, char *msg) {
         snprintf(msg, PK_MSG_LEN, "image too large: %dx%d (%.1f Mpx) exceeds the limit of %.1f Mpx",
                  w, h, declared / 1e6, max_pixels / 1e6);
     return 1;
+}
+
+/* Refuses a primary grid whose decode would exceed what its declared size promised: output
+ * larger than `ispe` (the cap and the memory budget were judged on `ispe`), over the cap,
+ * or more tiles than PK_HEIF_TILES_MAX. Read from the boxes before libheif decodes. */
+static int pk_heif_grid_refused(const uint8_t *data, size_t len, int declared_w, int declared_h,
+                                uint64_t max_pixels, char *msg) {
+    pk_heif_grid grid;
+    int found = pk_heif_grid_read(data, len, &grid);
+    if (found == 0) return PK_OK;
+    if (found < 0) {
+        if (msg) snprintf(msg, PK_MSG_LEN, "damaged HEIF grid: its descriptor cannot be read");
+        return PK_CORRUPT;
+    }
+    uint64_t tiles = (uint64_t)grid.rows * grid.columns;
+    if (tiles > PK_HEIF_TILES_MAX || grid.tile_refs > PK_HEIF_TILES_MAX) {
+        if (msg)
+            snprintf(msg, PK_MSG_LEN, "image too large: a grid of %llu tiles (%llu references) exceeds %d tiles",
+                     (unsigned long long)tiles, (unsigned long long)grid.tile_refs, PK_HEIF_TILES_MAX);
+        return PK_TOO_LARGE;
+    }
+    if ((uint64_t)grid.width * grid.height > max_pixels) {
+        if (msg)
+            snprintf(msg, PK_MSG_LEN, "image too large: its grid composes %ux%u (%.1f Mpx), over the limit of %.1f Mpx",
+                     grid.width, grid.height, (double)grid.width * grid.height / 1e6, max_pixels / 1e6);
+        return PK_TOO_LARGE;
+    }
+    /* The declared size is after irot (sides swapped) and clap (a crop), so the grid may
+     * compose a little more than it: at most twice its area, which the memory estimate's
+     * per-pixel allowance absorbs. */
+    uint64_t declared = (uint64_t)(declared_w > 0 ? declared_w : 0) * (uint64_t)(declared_h > 0 ? declared_h : 0);
+    if ((uint64_t)grid.width * grid.height > 2 * declared + 65536) {
+        if (msg)
+            snprintf(msg, PK_MSG_LEN, "damaged HEIF grid: it composes %ux%u, larger than its declared %dx%d",
+                     grid.width, grid.height, declared_w, declared_h);
+        return PK_CORRUPT;
+    }
+    return PK_OK;
 }
 
 /* ---- Reading through the caller's callback (header probes read only what they need) ---- */
@@ -248,6 +293,9 @@ int pk_heif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int thu
     } else if (pk_heif_too_large(heif_image_handle_get_width(primary), heif_image_handle_get_height(primary),
                                  max_pixels, msg)) {
         status = PK_TOO_LARGE;
+    } else if ((status = pk_heif_grid_refused(data, len, heif_image_handle_get_width(primary),
+                                              heif_image_handle_get_height(primary), max_pixels, msg)) != PK_OK) {
+        /* refused before any tile is decoded */
     } else {
         if (thumb_min_w > 0 && thumb_min_h > 0) thumb = pk_heif_thumbnail(primary, thumb_min_w, thumb_min_h);
         status = pk_heif_decode_handle(thumb ? thumb : primary, out, msg);

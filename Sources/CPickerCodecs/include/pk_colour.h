@@ -64,6 +64,15 @@ void pk_colour_release(pk_colour_xform *xform);
  * the primaries are sRGB's own (nothing to do) or unknown. */
 uint8_t *pk_colour_nclx_profile(int primaries, size_t *out_len);
 
+/* 1 when Little CMS may be given the profile: at most 4 MiB, 100 tags, every tag inside it,
+ * mpet chains of at most 16 elements, curves of at most 65536 entries / 64 segments, CLUTs of
+ * at most 2^21 points. A profile outside is never parsed by Little CMS (pk_colour_acquire
+ * returns NULL: the picture shows as sRGB) and its hash is remembered as refused. */
+int pk_colour_profile_bounded(const uint8_t *icc, size_t len);
+
+/* Profiles refused by those bounds since start (for tests and the log). */
+uint64_t pk_colour_refused_count(void);
+
 /* Transforms in the cache now (for tests). */
 int pk_colour_cached_count(void);
 
