@@ -6,6 +6,7 @@
 
 #include "CPickerCodecs.h"
 #include "pk_internal.h"
+#include "pk_size.h"
 
 /* ------------------------------------------------------------- orientation */
 
@@ -34,7 +35,8 @@ int pk_orient(const uint8_t *src, size_t src_len, int width, int height, int cha
         ow = height;
         oh = width;
     }
-    uint8_t *dst = malloc((size_t)width * (size_t)height * (size_t)channels);
+    size_t bytes = pk_size_pixels(width, height, channels);
+    uint8_t *dst = bytes ? malloc(bytes) : NULL;
     if (!dst) return PK_NO_MEMORY;
     uint8_t *o = dst;
     for (int y = 0; y < oh; y++) {

@@ -31,6 +31,7 @@ public enum ImageFuzzEntry {
         let outputs: [ImageFormat] = [.png, .jpeg, .webp]
         let output = OutputSpec(format: outputs[bytes.count % outputs.count], quality: 1 + bytes.count % 100)
         var outcomes: [(step: String, error: PickerError?)] = []
+        checkEstimates(header, fileBytes: bytes.count, fit: fit, output: output.format, cap: cap, findings: &findings)
 
         outcomes.append(("decode", attempt { () throws(PickerError) in
             let image = try ImageDecoder.decode(bytes, header: header, photoName: photoName,
@@ -89,6 +90,21 @@ public enum ImageFuzzEntry {
             findings.expectRefusal(error, in: imageErrors, from: "header")
             return ImageHeader(format: format, storedWidth: 0, storedHeight: 0, orientation: .up)
         }
+    }
+
+    /// The work estimates of what the header declares (as the daemon makes them before any decode)
+    /// never trap and are never negative; a listed header is within the declared-size ceiling.
+    static func checkEstimates(_ header: ImageHeader, fileBytes: Int, fit: FitTarget, output: ImageFormat,
+                               cap: Int, findings: inout FuzzFindings) {
+        findings.expect(header.storedWidth == 0 || PixelCount.isListable(width: header.storedWidth, height: header.storedHeight),
+                        "header: accepted \(header.storedWidth)x\(header.storedHeight), over the declared-size ceiling")
+        let estimates = [
+            WorkEstimate.render(header: header, fileBytes: fileBytes, fit: fit, output: output, maxPixels: cap),
+            WorkEstimate.preview(header: header, fileBytes: fileBytes, width: fit.maxWidth, height: fit.maxHeight ?? 1,
+                                 output: output, maxPixels: cap),
+            WorkEstimate.thumbnailCell(header: header, fileBytes: fileBytes, box: 256, maxPixels: cap),
+        ]
+        findings.expect(estimates.allSatisfy { $0 >= 0 }, "estimate: negative \(estimates)")
     }
 
     /// Converting a small RGB and RGBA picture with `bytes` as the profile keeps its size,

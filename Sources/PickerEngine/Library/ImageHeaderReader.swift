@@ -9,8 +9,9 @@ import PickerSystem
 ///
 /// The format comes from the magic bytes. The first 64 KiB are read with one `pread`;
 /// further bytes are read by offset only when a marker or chunk lies beyond them.
-/// The pixel limit is not checked here: a header declaring a huge size is reported as is,
-/// so the decoder can refuse it with a "too large" error.
+/// A header declaring more than `PixelCount.maxDeclaredPixels` (the highest cap pickerd can be
+/// given) is refused here, "too large", so no listing, index row or estimate ever holds it; the
+/// configured cap, lower, is checked by the decoder.
 public enum ImageHeaderReader {
     /// Largest EXIF block read from a PNG eXIf or WebP EXIF chunk (a JPEG APP1 holds at most 64 KiB).
     static let maxExifBytes = 4 * 1024 * 1024
@@ -67,6 +68,13 @@ public enum ImageHeaderReader {
             throw PickerError(.unsupportedImage, unsupportedMessage(source.prefix, name: name))
         }
         let format = codec.format
+        let header = try parseKnown(codec, &source, format: format, name: name)
+        try refuseOversize(header, name: name)
+        return header
+    }
+
+    static func parseKnown(_ codec: any ImageCodec.Type, _ source: inout HeaderBytes, format: PhotoFormat,
+                           name: String) throws(PickerError) -> ImageHeader {
         do throws(HeaderParseError) {
             let header = try codec.readHeader(&source)
             guard header.storedWidth > 0, header.storedHeight > 0 else {
@@ -83,6 +91,13 @@ public enum ImageHeaderReader {
 }
 
 extension ImageHeaderReader {
+    /// Throws `.imageTooLarge` for a declared size beyond any cap (caught apart from parse errors).
+    static func refuseOversize(_ header: ImageHeader, name: String) throws(PickerError) {
+        guard !PixelCount.isListable(width: header.storedWidth, height: header.storedHeight) else { return }
+        throw PickerError(.imageTooLarge, "'\(name)' is too large: it declares \(header.storedWidth)x\(header.storedHeight) "
+                          + "pixels, over the \(PixelCount.maxDeclaredPixels / 1_000_000) Mpx pickerd can ever decode")
+    }
+
     /// Says what the file is when that is cheap to tell (empty, another ISO media file), else that it
     /// is no image we read.
     static func unsupportedMessage(_ prefix: ArraySlice<UInt8>, name: String) -> String {

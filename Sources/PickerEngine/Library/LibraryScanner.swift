@@ -212,7 +212,7 @@ public struct LibraryScanner: Sendable {
         } catch {
             switch error.code {
             case .unsupportedImage: return .notAnImage(error.message, status.version)
-            case .corruptImage: return .skipped(.damagedHeader, error.message)
+            case .corruptImage, .imageTooLarge: return .skipped(.damagedHeader, error.message)
             default: return .skipped(.unreadable, error.message)
             }
         }

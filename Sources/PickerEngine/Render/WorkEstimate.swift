@@ -11,53 +11,57 @@ public enum WorkEstimate {
     public static func render(header: ImageHeader, fileBytes: Int, fit: FitTarget,
                               output: ImageFormat, maxPixels: Int) -> Int {
         let fitted = fittedBytes(header, fit: fit)
-        return fileBytes + decodeBytes(header, fit: fit, maxPixels: maxPixels)
-            + fitted * (header.orientation == .up ? 1 : 2) + encodedBytes(fitted, output)
+        return PixelCount.sum(fileBytes, decodeBytes(header, fit: fit, maxPixels: maxPixels),
+                              PixelCount.product(fitted, header.orientation == .up ? 1 : 2), encodedBytes(fitted, output))
     }
 
     /// `preview`: a render to fit W×H (upscaling allowed) drawn on a W×H canvas, which is encoded.
     public static func preview(header: ImageHeader, fileBytes: Int, width: Int, height: Int,
                                output: ImageFormat, maxPixels: Int) -> Int {
         let fit = FitTarget(maxWidth: width, maxHeight: height, allowUpscale: true)
-        let canvas = width * height * 3
+        let canvas = PixelCount.product(width, height, 3)
         let fitted = fittedBytes(header, fit: fit)
-        return fileBytes + decodeBytes(header, fit: fit, maxPixels: maxPixels)
-            + fitted * (header.orientation == .up ? 1 : 2) + canvas + encodedBytes(canvas, output)
+        return PixelCount.sum(fileBytes, decodeBytes(header, fit: fit, maxPixels: maxPixels),
+                              PixelCount.product(fitted, header.orientation == .up ? 1 : 2), canvas,
+                              encodedBytes(canvas, output))
     }
 
     /// One thumbnail cell: file + whole decode at the shrink factor for the covering size + its
     /// upright copy + the cell.
     public static func thumbnailCell(header: ImageHeader, fileBytes: Int, box: Int, maxPixels: Int) -> Int {
         let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
-        guard stored.width > 0, stored.height > 0 else { return fileBytes + 2 * max(0, maxPixels) * 4 }
-        var decoded = stored.width * stored.height * peakBytesPerPixel(header.format)
+        guard stored.width > 0, stored.height > 0 else {
+            return PixelCount.sum(fileBytes, PixelCount.product(2, maxPixels, 4))
+        }
+        var decoded = PixelCount.product(stored.width, stored.height, peakBytesPerPixel(header.format))
         if header.format == .jpeg {
             let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight,
                                       box: PixelSize(width: box, height: box)).scaled
             let target = OrientationTransform.uprightSize(cover, header.orientation)
             let scaled = ShrinkFactor.scaledSize(stored, denominator: ShrinkFactor.jpegDenominator(stored: stored, target: target))
-            decoded = scaled.width * scaled.height * 3
+            decoded = PixelCount.product(scaled.width, scaled.height, 3)
         }
-        return fileBytes + 2 * decoded + box * box * 4
+        return PixelCount.sum(fileBytes, PixelCount.product(2, decoded), PixelCount.product(box, box, 4))
     }
 
     /// A thumbnail sheet's canvas, its PNG, and the cells drawn on it (about the canvas's area).
     public static func thumbnailSheet(width: Int, height: Int) -> Int {
-        let canvas = width * height * 3
-        return 3 * canvas
+        PixelCount.product(width, height, 3, 3)
     }
 
     /// Pixels the decoder holds: the whole picture at its shrink factor, or for JPEG with a known
     /// size the row buffers of the streaming resampler. An unknown size counts as `maxPixels`.
     static func decodeBytes(_ header: ImageHeader, fit: FitTarget, maxPixels: Int) -> Int {
         let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
-        guard stored.width > 0, stored.height > 0 else { return max(0, maxPixels) * 4 }
-        guard header.format == .jpeg else { return stored.width * stored.height * peakBytesPerPixel(header.format) }
+        guard stored.width > 0, stored.height > 0 else { return PixelCount.product(maxPixels, 4) }
+        guard header.format == .jpeg else {
+            return PixelCount.product(stored.width, stored.height, peakBytesPerPixel(header.format))
+        }
         let display = PixelSize(width: header.displayWidth, height: header.displayHeight)
         let target = OrientationTransform.uprightSize(fit.fittedSize(for: display), header.orientation)
         let scaled = ShrinkFactor.scaledSize(stored, denominator: ShrinkFactor.jpegDenominator(stored: stored, target: target))
         // The streaming resampler keeps a ring of float rows (16 bytes a pixel), a few dozen deep.
-        return scaled.width * 16 * 64
+        return PixelCount.product(scaled.width, 16, 64)
     }
 
     /// What the format's codec holds per pixel at its peak (HEIF: libheif's planes as well).
@@ -68,14 +72,14 @@ public enum WorkEstimate {
     static func fittedBytes(_ header: ImageHeader, fit: FitTarget) -> Int {
         let display = PixelSize(width: max(1, header.displayWidth), height: max(1, header.displayHeight))
         let size = fit.fittedSize(for: display)
-        return size.width * size.height * (header.format == .jpeg ? 3 : 4)
+        return PixelCount.product(size.width, size.height, header.format == .jpeg ? 3 : 4)
     }
 
     static func encodedBytes(_ rawBytes: Int, _ format: ImageFormat) -> Int {
         switch format {
         case .png: return rawBytes
         // chafa keeps its own copy of the pixels while it draws, and sixel text can outgrow them.
-        case .sixel, .symbols: return rawBytes * 2
+        case .sixel, .symbols: return PixelCount.product(rawBytes, 2)
         case .jpeg, .webp: return rawBytes / 2
         }
     }

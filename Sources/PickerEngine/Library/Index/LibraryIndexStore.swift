@@ -247,7 +247,8 @@ final class LibraryIndexStore {
               ImageCodecs.codec(for: format) != nil,
               let orientation = Orientation(rawValue: Int(row.int(10))) else { return nil }
         let width = Int(row.int(8)), height = Int(row.int(9))
-        guard width > 0, height > 0 else { return nil }
+        // Validated as a header just read is: a doctored size is dropped and the file read again.
+        guard PixelCount.isListable(width: width, height: height) else { return nil }
         let header = ImageHeader(format: format, storedWidth: width, storedHeight: height, orientation: orientation)
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[..<$0]) } ?? ""
