@@ -39,6 +39,12 @@ build: deps
 # reason. The exit status is the tests' (pipefail: tee does not hide a failure; set -e does not
 # apply left of `||`, so the client loop collects failures itself).
 test: deps
+	@python3 scripts/test-guard.py $(MAKE) --no-print-directory test-unguarded
+
+# The body of `make test`, run by scripts/test-guard.py: a private TMPDIR removed at the end, and a
+# failure when the run left files in it or in /tmp, or processes (pickerd, tmux) running.
+.PHONY: test-unguarded
+test-unguarded:
 	$(SWIFT) build
 	@log="$$(mktemp /tmp/pickerd-make-test.XXXXXX)"; status=0; \
 	bin="$$($(SWIFT) build --show-bin-path)"; \

@@ -59,8 +59,12 @@ final class Dispatcher {
         case Server.listenToken:
             if listening { acceptAll() }
         case Server.wakeToken:
+            // The eventfd is reset before the adoptions are taken: an `adopt` after the take wakes
+            // the loop again. (Taken first, an adoption that landed between the take and the reset
+            // lost its wake and waited, unserved, for an unrelated one.)
+            let deliveries = server.mailbox.drain()
             for fd in server.takeAdoptions() { admit(fd) }
-            deliverMailbox()
+            deliver(deliveries)
         case Server.signalToken:
             for signal in SignalDescriptor.drain(server.signalFD.load(ordering: .sequentiallyConsistent)) {
                 Log.info("signal \(signal): shutting down")
@@ -155,8 +159,9 @@ final class Dispatcher {
         }
     }
 
-    private func deliverMailbox() {
-        for delivery in server.mailbox.drain() {
+    /// Deliveries drained from the mailbox (its wake reset) go to their connections.
+    private func deliver(_ deliveries: [ReplyMailbox.Delivery]) {
+        for delivery in deliveries {
             guard let conn = table[delivery.connection] else { continue }
             if let id = delivery.reply {
                 perform(conn.machine.replyReady(id: id, bytes: delivery.bytes, imageWork: delivery.imageWork, now: now),

@@ -33,6 +33,9 @@ final class ReplyMailbox: Sendable {
         _ = pk_eventfd_signal(wakeFD)
     }
 
+    /// Resets the wake, then takes what was posted: anything posted after the reset wakes the
+    /// loop again. Whatever else the loop takes on a wake (`Server.takeAdoptions`) must be taken
+    /// after this, for the same reason.
     func drain() -> [Delivery] {
         _ = pk_eventfd_drain(wakeFD)
         return pending.withLock { box in

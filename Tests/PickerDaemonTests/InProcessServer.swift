@@ -77,8 +77,8 @@ final class InProcessServer {
     }
 
     /// Waits (polling, with a hang guard) until `condition` holds; false if it never did.
-    func eventually(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<30_000 {
+    func eventually(seconds: Int = 30, _ condition: () -> Bool) -> Bool {
+        for _ in 0..<(seconds * 1000) {
             if condition() { return true }
             usleep(1000)
         }
