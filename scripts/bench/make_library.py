@@ -9,8 +9,12 @@ OUT_DIR gets three albums:
   big/     24 MP (6000x4000) files made from the largest camera photo, upscaled:
            big_baseline.jpg (q90, 4:2:0), big_progressive.jpg (same, progressive),
            big.webp (q90), big.png (8-bit RGB, zlib 6)
-  grid/    N (default 100) JPEGs for the thumbnail scenario: hard links (or
-           copies) of the camera photos, cycled, 12-22 MP each
+  grid/    N (default 100) distinct JPEGs for the thumbnail and browsing scenarios, a
+           phone-album mix: each a different crop (90-100 % of both sides, same aspect, offset by
+           its number) of a camera photo, re-encoded at quality 86-95, so contents and
+           inodes differ (no cache or page sharing by identity); 8 of every 10 keep the
+           camera's EXIF block (with its EXIF thumbnail, of the uncropped photo), the
+           other 2 have no EXIF at all (no thumbnail: a decode per cell)
 Prints one line per file made. Re-running over an existing OUT_DIR is fine.
 """
 import os
@@ -20,15 +24,6 @@ import sys
 from PIL import Image, ImageOps
 
 BIG = (6000, 4000)
-
-
-def link_or_copy(src, dst):
-    if os.path.exists(dst):
-        return
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copyfile(src, dst)
 
 
 def main(argv):
@@ -70,10 +65,28 @@ def main(argv):
             os.replace(dst + ".tmp", dst)
             print(f"make_library: {dst} ({os.path.getsize(dst) // 1024} KiB)")
 
-    # grid/: N real camera JPEGs (hard links where possible, so generation stays cheap)
+    # grid/: N distinct JPEGs. Hard links (the old way) shared one inode per source photo, so
+    # pickerd's cell cache (keyed by device/inode) made 97 of 100 "cold" cells hits.
+    sources = {}
     for i in range(grid_n):
+        dst = os.path.join(out, "grid", f"cell_{i + 1:03d}.jpg")
+        if os.path.exists(dst):
+            continue
         p = photos[i % len(photos)]
-        link_or_copy(p, os.path.join(out, "grid", f"cell_{i + 1:03d}.jpg"))
+        if p not in sources:
+            im = Image.open(p)
+            sources[p] = (im.convert("RGB"), im.info.get("exif", b""))
+        im, exif = sources[p]
+        # One scale for both sides: the picture keeps the aspect of its EXIF thumbnail, which
+        # pickerd uses only when the aspects match (a real phone album's thumbnails do).
+        fx = fy = 0.90 + (i * 7 % 11) / 100
+        w, h = int(im.width * fx), int(im.height * fy)
+        x0, y0 = (im.width - w) * (i % 5) // 4, (im.height - h) * (i % 3) // 2
+        opts = dict(quality=86 + i % 10, subsampling=2)
+        if i % 10 not in (3, 7) and exif:
+            opts["exif"] = exif
+        im.crop((x0, y0, x0 + w, y0 + h)).save(dst + ".tmp", "JPEG", **opts)
+        os.replace(dst + ".tmp", dst)
     print(f"make_library: {out}: camera {4 * len(photos)}, big {len(targets)}, grid {grid_n}")
 
 
