@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Who may talk to the daemon, and where binary output may go.
-@Suite(.timeLimit(.minutes(2))) struct AccessTests {
+@Suite(.timeLimit(.minutes(15))) struct AccessTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 

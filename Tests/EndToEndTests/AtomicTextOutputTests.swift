@@ -3,7 +3,7 @@ import Testing
 
 /// `pickerctl -o FILE` on a text command: FILE is replaced only when the command succeeds (a temp file
 /// beside it, renamed), untouched when it fails, and a symlink at FILE is replaced, not followed.
-@Suite(.timeLimit(.minutes(2))) struct AtomicTextOutputTests {
+@Suite(.timeLimit(.minutes(15))) struct AtomicTextOutputTests {
     let folder: URL
     let notes: URL
 

@@ -3,7 +3,7 @@ import Testing
 
 /// What a new user trips over in pickerctl (issue 16): usage, -o, exit codes, idempotent scripts,
 /// paths for xargs, and watch lines that say what changed. A real pickerd, the built pickerctl.
-@Suite(.timeLimit(.minutes(3))) struct CLIConsistencyTests {
+@Suite(.timeLimit(.minutes(15))) struct CLIConsistencyTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 

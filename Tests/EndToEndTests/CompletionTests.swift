@@ -3,7 +3,7 @@ import Testing
 
 /// Shell completion against a live daemon whose album and photo names are hostile: each shell is
 /// driven as a user drives it, and no name may run a command or reach pickerctl altered.
-@Suite(.timeLimit(.minutes(3))) struct CompletionTests {
+@Suite(.timeLimit(.minutes(15))) struct CompletionTests {
     static let trip = #"Trip $(touch PWNED_album) `touch PWNED_bt` it's "q""#
     static let photoA = "a $(touch PWNED_a).jpg"
     static let photoB = "b `touch PWNED_b`.jpg"

@@ -3,7 +3,7 @@ import PickerSystem
 import Testing
 
 /// Start-up, shutdown and restarts of a real pickerd process.
-@Suite(.timeLimit(.minutes(2))) struct DaemonLifecycleTests {
+@Suite(.timeLimit(.minutes(15))) struct DaemonLifecycleTests {
     let library: TemporaryLibrary
 
     init() throws {

@@ -4,7 +4,7 @@ import Testing
 /// README's pickerd options and defaults, each seen from outside: `--max-megapixels`, the library
 /// root (`--library`, `$PICKER_LIBRARY`, the XDG pictures folder, `~/Pictures`), `--state-dir`
 /// and `$XDG_STATE_HOME`, `PICKERD_LOG_LEVEL`, `--cache-mb`.
-@Suite(.timeLimit(.minutes(2))) struct DaemonOptionsTests {
+@Suite(.timeLimit(.minutes(15))) struct DaemonOptionsTests {
     let scratch: ScratchDirectory
 
     init() throws { scratch = try ScratchDirectory() }

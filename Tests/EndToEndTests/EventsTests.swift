@@ -4,7 +4,7 @@ import PickerProtocol
 import Testing
 
 /// Events and cancellation on the wire, and `pickerctl watch`.
-@Suite(.timeLimit(.minutes(3))) struct EventsTests {
+@Suite(.timeLimit(.minutes(15))) struct EventsTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// pickerctl's exit codes 0–5 and its one-line errors, each produced the way a user would.
-@Suite(.timeLimit(.minutes(2))) struct ExitCodeTests {
+@Suite(.timeLimit(.minutes(15))) struct ExitCodeTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 

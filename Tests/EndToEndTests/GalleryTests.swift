@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The gallery design through pickerctl: pick list with a limit, thumbnail grid, preview, shared thumbnails.
-@Suite(.timeLimit(.minutes(3))) struct GalleryTests {
+@Suite(.timeLimit(.minutes(15))) struct GalleryTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 

@@ -3,7 +3,7 @@ import Testing
 
 /// Pick-number badges in the daemon's thumbnail grid (issue 13, item 3): the 40% overlay alone
 /// all but vanishes on bright photos, so each picked cell also carries its number.
-@Suite(.timeLimit(.minutes(3))) struct GridBadgeTests {
+@Suite(.timeLimit(.minutes(15))) struct GridBadgeTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
     static let accent = [10, 132, 255]

@@ -5,7 +5,7 @@ import Testing
 
 /// `pickerd --idle-timeout`: a connection with no subscription and nothing in flight is closed after
 /// the timeout, so one client (same uid) cannot hold all 256 places; subscribers stay.
-@Suite(.timeLimit(.minutes(3))) struct IdleConnectionTests {
+@Suite(.timeLimit(.minutes(15))) struct IdleConnectionTests {
     let library: TemporaryLibrary
 
     init() throws {

@@ -6,7 +6,7 @@ private let canPlantAsAnotherUser = geteuid() == 0 && FileManager.default.isExec
 /// The library index folder (`$XDG_CACHE_HOME/pickerd`) against another local user (uid 65534, planting
 /// with `setpriv`) who could write it: the folder gets the state folder's rules and SQLite follows no
 /// symlink. The victim is this test's root-run daemon.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: canPlantAsAnotherUser, "needs root and /usr/bin/setpriv to plant files as uid 65534"))
+@Suite(.timeLimit(.minutes(15)), .enabled(if: canPlantAsAnotherUser, "needs root and /usr/bin/setpriv to plant files as uid 65534"))
 struct IndexFolderAttackTests {
 
     let library: TemporaryLibrary

@@ -3,7 +3,7 @@ import PickerSystem
 import Testing
 
 /// Names from the library reach the terminal and the log as text, never as terminal controls or forged rows.
-@Suite(.timeLimit(.minutes(3))) struct InertTextTests {
+@Suite(.timeLimit(.minutes(15))) struct InertTextTests {
     static let esc = "\u{1B}"
     /// Clear screen, a clipboard write (OSC 52), CR and backspace overwrites, a one-character CSI (C1), a newline.
     static let albumName = "ev\(esc)[2Jil\nalbum\u{9B}31m"

@@ -7,7 +7,7 @@ let slowTestsEnabled = !(ProcessInfo.processInfo.environment["PICKER_SLOW_TESTS"
 /// README: `make install PREFIX=...` installs the binaries, the systemd user units with their
 /// paths filled in, the docs, and completions for bash, zsh and fish. `make install` builds
 /// release, which takes minutes here, so this test is opt-in: `PICKER_SLOW_TESTS=1`.
-@Suite(.timeLimit(.minutes(10))) struct InstallTests {
+@Suite(.timeLimit(.minutes(15))) struct InstallTests {
     /// Runs `swift` with a private scratch folder, so the release build never waits on the lock of
     /// the `.build` that `swift test` holds; kept under `.build` so a rerun is incremental.
     private static func swiftWrapper(in dir: URL) throws -> URL {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// systemd socket activation. (Shell completions: CompletionTests.)
-@Suite(.timeLimit(.minutes(2))) struct IntegrationTests {
+@Suite(.timeLimit(.minutes(15))) struct IntegrationTests {
     let library: TemporaryLibrary
 
     init() throws {

@@ -4,7 +4,7 @@ import Testing
 /// The library index under `$XDG_CACHE_HOME/pickerd/`: a restart serves it at once and then notices
 /// what changed while the daemon was down; a crash leaves an index that loads; a broken one is set
 /// aside and made again. Real daemons, restarted by signal.
-@Suite(.timeLimit(.minutes(2))) struct LibraryIndexTests {
+@Suite(.timeLimit(.minutes(15))) struct LibraryIndexTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
     let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg")

@@ -5,7 +5,7 @@ import Testing
 /// (All Photos with no photos) while nothing is at the configured path, nothing is served from the
 /// folder that went, and a folder made at the path again is scanned and served. Done by hand, the
 /// way a user would: `mv`, `rm -rf`, `cp -r`, with a live daemon and `pickerctl`.
-@Suite(.timeLimit(.minutes(2))) struct LibraryRootGoneTests {
+@Suite(.timeLimit(.minutes(15))) struct LibraryRootGoneTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
     let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg")

@@ -4,7 +4,7 @@ import Testing
 /// The library is live: the daemon watches it (inotify) and says which photos were added, removed
 /// and changed, without anyone asking; listings and sessions follow. Driven the way a user would:
 /// files copied, moved and deleted by hand while `pickerctl watch --library --json` runs.
-@Suite(.timeLimit(.minutes(2))) struct LibraryWatchTests {
+@Suite(.timeLimit(.minutes(15))) struct LibraryWatchTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
     let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg")

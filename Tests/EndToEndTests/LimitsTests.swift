@@ -7,7 +7,7 @@ import Testing
 /// The server's limits that keep one client from starving the rest (Sources/PickerDaemon/ServerLimits.swift):
 /// a half-received frame times out, too many requests in flight get `too_busy`, too many
 /// connections get `too_busy`, and a client that stops reading is no longer read from.
-@Suite(.timeLimit(.minutes(3))) struct LimitsTests {
+@Suite(.timeLimit(.minutes(15))) struct LimitsTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 

@@ -3,7 +3,7 @@ import Testing
 
 /// pickerctl(1) and pickerd(1) come from the same tables as `--help` (`pickerctl __man`,
 /// `pickerd --man`, installed by `make install`) and are read by the real `man -l`.
-@Suite(.timeLimit(.minutes(2))) struct ManPageTests {
+@Suite(.timeLimit(.minutes(15))) struct ManPageTests {
     static let man = findExecutable("man")
 
     /// Writes `roff` to a file and renders it with `man -l` (warnings on); the text and the warnings.

@@ -9,7 +9,7 @@ import Testing
 /// subscribers lose their subscription instead of queueing events without end, and concurrent
 /// image jobs share one byte budget (`pickerd --memory-mb`). Memory is read from the daemon's
 /// `/proc/<pid>/status` (VmRSS now, VmHWM the peak).
-@Suite(.timeLimit(.minutes(5))) struct MemoryBoundsTests {
+@Suite(.timeLimit(.minutes(15))) struct MemoryBoundsTests {
     /// The camera photo in the repository's fixtures (5760×3840, 2.2 MB).
     static let cameraPhoto = TestEnvironment.packageRoot
         .appendingPathComponent("Tests/Fixtures/camera-photos/Canon_EOS_5D_Mark_III_22mp.jpg")

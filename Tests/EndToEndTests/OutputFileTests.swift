@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `pickerctl -o FILE` writes through the shared atomic writer.
-@Suite(.timeLimit(.minutes(2))) struct OutputFileTests {
+@Suite(.timeLimit(.minutes(15))) struct OutputFileTests {
     @Test func outputFileReplacesASymlinkInsteadOfFollowingItAndLeavesNoTempFile() throws {
         let library = try TemporaryLibrary()
         try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A")

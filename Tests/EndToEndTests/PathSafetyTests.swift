@@ -6,7 +6,7 @@ import Testing
 /// Nothing outside the library root is listed or read: symlinked folders and files that lead
 /// outside are skipped, and names that try to escape (`..`, absolute paths, NUL bytes) are
 /// refused by select-album, select-photo and toggle.
-@Suite(.timeLimit(.minutes(3))) struct PathSafetyTests {
+@Suite(.timeLimit(.minutes(15))) struct PathSafetyTests {
     let library: TemporaryLibrary
     let outsideFolder: TemporaryLibrary
     var outside: URL { outsideFolder.url }

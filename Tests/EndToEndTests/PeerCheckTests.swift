@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// pickerctl speaks only to a server of its own uid, and only through a fallback folder that is its own.
-@Suite(.timeLimit(.minutes(3))) struct PeerCheckTests {
+@Suite(.timeLimit(.minutes(15))) struct PeerCheckTests {
     static let canSwitchUID = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
 

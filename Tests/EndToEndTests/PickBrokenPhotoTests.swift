@@ -4,7 +4,7 @@ import Testing
 /// `pickerctl pick` shows the photos the daemon marked broken (a truncated JPEG, after one failed
 /// decode) in its photo list, keeps the marks current from library events, and shows the daemon's
 /// refusal when Space tries to pick one: tmux, a live daemon, the real pickerctl.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
+@Suite(.timeLimit(.minutes(15)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
 struct PickBrokenPhotoTests {
     static let truncated = "sharp_truncated.jpg"
     static let good = "good.jpg"

@@ -3,7 +3,7 @@ import Testing
 
 /// `pickerctl pick`'s thumbnail grid in the terminal formats (drawn by pickerd: `thumbnails` with an
 /// output format), and its photo list over an album beyond one 10,000-photo page.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
+@Suite(.timeLimit(.minutes(15)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
 struct PickGridTests {
     let library: TemporaryLibrary
 

@@ -4,7 +4,7 @@ import Testing
 /// Issue 21 #4, #7, #10: a hostile file name reaches `pickerctl pick`'s terminal and stdout only as
 /// inert text: tmux `capture-pane -e` shows no raw control byte from it, wide names keep the pane
 /// borders where they belong, and the picked path cannot split into two lines.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
+@Suite(.timeLimit(.minutes(15)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
 struct PickNameInertTests {
     static let good = "good.jpg"
     let library: TemporaryLibrary

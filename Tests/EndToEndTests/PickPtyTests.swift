@@ -5,7 +5,7 @@ import Testing
 /// (Tests/tools/pty_terminal.py answers the picker's queries and records every byte drawn): the right
 /// back-end is chosen from the answers, pictures fit the pane, each is taken away before the next, and
 /// nothing is left on screen after exit.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3"), "needs /usr/bin/python3"))
+@Suite(.timeLimit(.minutes(15)), .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3"), "needs /usr/bin/python3"))
 struct PickPtyTests {
     let library: TemporaryLibrary
 

@@ -4,7 +4,7 @@ import Testing
 /// `pickerctl pick` driven in tmux as a user drives it, against a live daemon on a small library:
 /// what the screen shows, what the keys do, what reaches stdout, the exit codes, and the terminal
 /// handed back as it was on every way out.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
+@Suite(.timeLimit(.minutes(15)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
 struct PickTmuxTests {
     let library: TemporaryLibrary
 

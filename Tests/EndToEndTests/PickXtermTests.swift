@@ -3,7 +3,7 @@ import Testing
 
 /// One real terminal: `pickerctl pick --graphics sixel` in xterm (`-ti vt340`, sixel) under Xvfb, and a
 /// screenshot of the screen: the photo must be there, in the image pane, looking like the daemon's fitted PNG.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: XServer.toolsPresent, "needs Xvfb, xterm, xwd and xwdtopnm (scripts/install-deps.sh) and Pillow"))
+@Suite(.timeLimit(.minutes(15)), .enabled(if: XServer.toolsPresent, "needs Xvfb, xterm, xwd and xwdtopnm (scripts/install-deps.sh) and Pillow"))
 struct PickXtermTests {
     @Test func sixelPictureOnAnXtermScreenIsTheFittedPhoto() throws {
         let library = try TemporaryLibrary()

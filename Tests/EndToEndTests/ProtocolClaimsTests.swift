@@ -4,7 +4,7 @@ import Testing
 
 /// docs/PROTOCOL.md claims over a real socket: half-close, a repeated `hello`, same-session replies
 /// in send order, and `subscribe`/`cancel` never refused `too_busy`.
-@Suite(.timeLimit(.minutes(2))) struct ProtocolClaimsTests {
+@Suite(.timeLimit(.minutes(15))) struct ProtocolClaimsTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 

@@ -5,7 +5,7 @@ import PickerSystem
 import Testing
 
 /// What docs/PROTOCOL.md states about edge cases (issue 16), checked on a live pickerd.
-@Suite(.timeLimit(.minutes(3))) struct ProtocolStatedBehaviourTests {
+@Suite(.timeLimit(.minutes(15))) struct ProtocolStatedBehaviourTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 

@@ -5,7 +5,7 @@ import PickerSystem
 import Testing
 
 /// Bytes straight onto the socket: garbage, oversized lengths, pipelining, bad versions.
-@Suite(.timeLimit(.minutes(2))) struct RawSocketTests {
+@Suite(.timeLimit(.minutes(15))) struct RawSocketTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 

@@ -3,7 +3,7 @@ import Testing
 
 /// README claims about the library as it changes and is listed: a photo replaced on disk,
 /// `photos --sort date`, `watch --library`.
-@Suite(.timeLimit(.minutes(2))) struct ReadmeClaimsTests {
+@Suite(.timeLimit(.minutes(15))) struct ReadmeClaimsTests {
     private func json(_ r: CommandResult) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: r.stdout)) as? [String: Any] ?? [:]
     }

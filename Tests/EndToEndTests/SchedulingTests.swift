@@ -5,7 +5,7 @@ import Testing
 
 /// The worker pool seen from a client: a cancelled decode stops inside the decoder and frees its
 /// worker, and photos next to the current one are rendered ahead while the session dwells on it.
-@Suite(.timeLimit(.minutes(3))) struct SchedulingTests {
+@Suite(.timeLimit(.minutes(15))) struct SchedulingTests {
     static let camera = "camera-photos/Canon_EOS_5D_Mark_III_22mp.jpg"
 
     /// A library of one album, "Cam", holding the 22 MP camera photo `count` times (distinct files).

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A user's pick session, command by command, against a live daemon.
-@Suite(.timeLimit(.minutes(3))) struct SessionFlowTests {
+@Suite(.timeLimit(.minutes(15))) struct SessionFlowTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 

@@ -4,7 +4,7 @@ import Testing
 
 /// README: on SIGTERM pickerd stops accepting, finishes or fails the requests in flight, saves
 /// the sessions, removes the socket and exits 0.
-@Suite(.timeLimit(.minutes(2))) struct ShutdownTests {
+@Suite(.timeLimit(.minutes(15))) struct ShutdownTests {
     @Test func sigtermWithRequestsInFlightAnswersOrClosesSavesSessionsRemovesSocketAndExitsZero() throws {
         let library = try TemporaryLibrary()
         for n in [1, 3, 6, 8] {

@@ -4,7 +4,7 @@ import Testing
 /// README: the default socket is `$PICKER_SOCKET`, else `$XDG_RUNTIME_DIR/pickerd.sock`, else
 /// `/tmp/pickerd-$UID/pickerd.sock` (folder 0700); the session is `--session`, else
 /// `$PICKER_SESSION`, else `default`. Every daemon here is started without `--socket`.
-@Suite(.timeLimit(.minutes(2))) struct SocketResolutionTests {
+@Suite(.timeLimit(.minutes(15))) struct SocketResolutionTests {
     let library: TemporaryLibrary
     let scratch: ScratchDirectory
 

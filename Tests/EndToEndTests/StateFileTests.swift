@@ -4,7 +4,7 @@ import Testing
 
 /// The state folder and `sessions.json` against an attacker who can write there or tamper with
 /// the file: a real pickerd, driven by the real pickerctl.
-@Suite(.timeLimit(.minutes(3))) struct StateFileTests {
+@Suite(.timeLimit(.minutes(15))) struct StateFileTests {
     let library: TemporaryLibrary
     let state: URL
 
@@ -211,7 +211,7 @@ import Testing
 }
 
 /// Titles, like names, carry no control characters.
-@Suite(.timeLimit(.minutes(2))) struct TitleValidationTests {
+@Suite(.timeLimit(.minutes(15))) struct TitleValidationTests {
     @Test func titlesWithEscNewlineOrC1AreRefusedWithAClearError() throws {
         let library = try TemporaryLibrary()
         let daemon = try LiveDaemon(library: library.url)
@@ -227,7 +227,7 @@ import Testing
 }
 
 /// Canvas sizes from clients and files: an error or a bounded image, never an abort.
-@Suite(.timeLimit(.minutes(2))) struct CanvasBoundTests {
+@Suite(.timeLimit(.minutes(15))) struct CanvasBoundTests {
     @Test func aHugeAlbumWithoutAPaneHeightIsPagedInsteadOfOneGiantCanvas() throws {
         let library = try TemporaryLibrary()
         let small = TestEnvironment.packageRoot.appendingPathComponent("Tests/Fixtures/exif-orientation/pillow_orientation_rectangle.jpg")

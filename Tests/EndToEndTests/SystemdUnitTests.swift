@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// contrib/systemd/pickerd.service: sandboxed and bounded (issue 21 #12), and a unit systemd accepts.
-@Suite(.timeLimit(.minutes(2))) struct SystemdUnitTests {
+@Suite(.timeLimit(.minutes(15))) struct SystemdUnitTests {
     static let analyze = "/usr/bin/systemd-analyze"
     let unit: String
 

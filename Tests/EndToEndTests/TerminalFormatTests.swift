@@ -26,7 +26,7 @@ let chafaCommand = findExecutable("chafa")
 
 /// `get-image`/`preview` with `--format symbols|sixel`: terminal text drawn by libchafa in the
 /// daemon, judged against the `chafa` command and against the fitted PNG itself.
-@Suite(.timeLimit(.minutes(3))) struct TerminalFormatTests {
+@Suite(.timeLimit(.minutes(15))) struct TerminalFormatTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 

@@ -5,7 +5,7 @@ import Testing
 
 /// `thumbnails` in the terminal formats: the same grid page (overlays, badges, outline) as the
 /// PNG, encoded by libchafa in the daemon, with the geometry still in the page's pixels.
-@Suite(.timeLimit(.minutes(3))) struct ThumbnailFormatTests {
+@Suite(.timeLimit(.minutes(15))) struct ThumbnailFormatTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
 

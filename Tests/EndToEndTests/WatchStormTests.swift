@@ -5,7 +5,7 @@ import Testing
 /// every 100 ms must not hold back a new photo elsewhere, and a subfolder made and removed over and
 /// over must cost a bounded number of whole-tree scans (counted in the daemon's log: "scanned:").
 /// Bounds are generous (a loaded 2-core machine); the figures are in scripts/soak/watch_storms.py.
-@Suite(.timeLimit(.minutes(2))) struct WatchStormTests {
+@Suite(.timeLimit(.minutes(15))) struct WatchStormTests {
     let library: TemporaryLibrary
     let daemon: LiveDaemon
     let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg")
