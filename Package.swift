@@ -15,7 +15,7 @@ let package = Package(
         // Wire format: pure Swift, standard library only.
         .target(name: "PickerProtocol"),
 
-        // libjpeg / libpng / libwebp / libheif / lcms2 calls (incl. every setjmp) and pixel kernels.
+        // libjpeg / libpng / libwebp / libheif / lcms2 / giflib / libjxl / LibRaw calls (incl. every setjmp) and pixel kernels.
         .target(
             name: "CPickerCodecs",
             cSettings: optimisedC,
@@ -26,6 +26,9 @@ let package = Package(
                 .linkedLibrary("heif"),
                 // Colour management (embedded ICC profiles to sRGB): Debian liblcms2-dev.
                 .linkedLibrary("lcms2"),
+                // GIF (Debian libgif-dev), JPEG XL (libjxl-dev), camera RAW developed by LibRaw
+                // (libraw-dev; raw_r is its thread-safe build: decodes run on several workers).
+                .linkedLibrary("gif"), .linkedLibrary("jxl"), .linkedLibrary("raw_r"),
             ]
         ),
         // accept4, SO_PEERCRED, epoll, eventfd: what Glibc does not import.

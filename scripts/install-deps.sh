@@ -19,7 +19,7 @@
 # Swift itself is not installed here (expected at /opt/swift/usr/bin or on PATH).
 set -euo pipefail
 
-packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libheif-examples liblcms2-dev colord-data libgs-common libssl-dev libsqlite3-dev pkg-config python3 python3-pil
+packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libjxl-dev libraw-dev libheif-dev libheif-examples liblcms2-dev colord-data libgs-common libssl-dev libsqlite3-dev pkg-config python3 python3-pil
           tmux zsh fish neovim systemd emacs-nox
           libchafa-dev libglib2.0-dev chafa
           xterm xvfb xfonts-base x11-apps netpbm)

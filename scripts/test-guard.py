@@ -215,6 +215,9 @@ def main(argv):
     become_subreaper()
     parent = os.environ.get("TMPDIR") or "/tmp"
     private = tempfile.mkdtemp(prefix="pickerd-tmp.", dir=parent)
+    # Like /tmp (sticky, world-writable): tests run children as other uids (setpriv), which
+    # inherit TMPDIR and must be able to make their own files there.
+    os.chmod(private, 0o1777)
     before_tmp = tmp_entries()
     env = dict(os.environ, TMPDIR=private)
     try:

@@ -33,15 +33,20 @@ import Testing
                 case .failure(let err):
                     Issue.record("\(e) must decode, got \(err.code.name): \(err.message)")
                 }
-            case "reject", "limit", "partial-or-reject", "unsupported-or-decode":
+            case "reject", "limit", "partial-or-reject", "unsupported-or-decode", "preview-or-reject":
                 guard listed else {
                     counts["not indexed", default: 0] += 1
                     continue
                 }
                 switch try corpus.render(e) {
                 case .success(let img):
-                    #expect(e.expect == "partial-or-reject" || e.expect == "unsupported-or-decode",
+                    #expect(["partial-or-reject", "unsupported-or-decode", "preview-or-reject"].contains(e.expect),
                             "\(e) (\(e.expect)) must not display, got \(img.width)x\(img.height)")
+                    // A RAW whose sensor data is gone may show its embedded preview, upright at the preview's shape.
+                    if e.expect == "preview-or-reject", let preview = e.previewDisplay {
+                        let want = expectedFit(preview.0, preview.1, maxW: Self.pane.0, maxH: Self.pane.1)
+                        #expect(close((img.width, img.height), want), "\(e): preview \(img.width)x\(img.height), want \(want)")
+                    }
                     #expect(isPNG(Data(img.data)))
                     counts["shown", default: 0] += 1
                 case .failure(let err):

@@ -52,6 +52,8 @@ struct ManifestEntry: Sendable, CustomStringConvertible {
     var display: (Int, Int)?
     /// The sRGB picture a colour-managed file must look like (manifest `colour_reference`).
     var colourReference: String?
+    /// A RAW file's largest embedded JPEG preview, upright (manifest `preview.display`).
+    var previewDisplay: (Int, Int)?
 
     init?(_ dict: [String: Any]) {
         guard let path = dict["path"] as? String, let category = dict["category"] as? String,
@@ -64,6 +66,9 @@ struct ManifestEntry: Sendable, CustomStringConvertible {
         orientation = dict["exif_orientation"] as? Int
         if let d = dict["display"] as? [Int], d.count == 2 { display = (d[0], d[1]) } else { display = nil }
         colourReference = dict["colour_reference"] as? String
+        if let p = (dict["preview"] as? [String: Any])?["display"] as? [Int], p.count == 2 {
+            previewDisplay = (p[0], p[1])
+        }
     }
 
     var fileName: String { (path as NSString).lastPathComponent }

@@ -39,10 +39,10 @@
 terminal text (PROTOCOL.md, \"Terminal formats\"); `symbols' needs cells.
 A `format' field of a payload is a number or one of these names (or `jpg').")
 (defconst pickerd-photo-formats
-  '((1 . jpeg) (2 . png) (3 . webp) (4 . heic) (5 . avif))
+  '((1 . jpeg) (2 . png) (3 . webp) (4 . heic) (5 . avif) (8 . gif) (9 . jxl) (10 . raw))
   "Photo (input) formats by number: what the library may hold.  The same
-numbering as `pickerd-formats' (PROTOCOL.md, \"Image formats\"); `heic'
-and `avif' are decode-only, so never an output format.")
+numbering as `pickerd-formats' (PROTOCOL.md, \"Image formats\"); `heic',
+`avif', `gif', `jxl' and `raw' are decode-only, so never an output format.")
 (defconst pickerd-max-cells 1000 "Terminal columns and rows are each 1...1000.")
 
 (defun pickerd-format-code (format)

@@ -130,8 +130,8 @@ class Format(enum.IntEnum):
 
 FORMATS = {1: "jpeg", 2: "png", 3: "webp", 6: "sixel", 7: "symbols"}
 # What the library may hold (photos' `format`, `input_formats`): the same numbering as FORMATS
-# (PROTOCOL.md, "Image formats"); HEIC and AVIF are decode-only, so never in FORMATS.
-PHOTO_FORMATS = {1: "jpeg", 2: "png", 3: "webp", 4: "heic", 5: "avif"}
+# (PROTOCOL.md, "Image formats"); HEIC, AVIF, GIF, JXL and RAW are decode-only, so never in FORMATS.
+PHOTO_FORMATS = {1: "jpeg", 2: "png", 3: "webp", 4: "heic", 5: "avif", 8: "gif", 9: "jxl", 10: "raw"}
 FORMAT_CODES = {"jpeg": 1, "jpg": 1, "png": 2, "webp": 3, "sixel": 6, "symbols": 7}
 TERMINAL_FORMATS = frozenset((Format.SIXEL, Format.SYMBOLS))
 MAX_CELLS = 1000                     # terminal cols and rows are each 1...1000

@@ -47,7 +47,7 @@ def elisp_alist(source, name):
 
 class FormatTablesMatchTheDocument(unittest.TestCase):
     def test_document_table_is_read(self):
-        self.assertEqual(len(documented_formats()), 7, "the Image formats table of PROTOCOL.md was not found")
+        self.assertEqual(len(documented_formats()), 10, "the Image formats table of PROTOCOL.md was not found")
 
     def test_python(self):
         self.assertEqual(wire.PHOTO_FORMATS, expected(1))

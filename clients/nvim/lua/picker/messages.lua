@@ -21,8 +21,9 @@ for code, name in pairs(M.ERRORS) do M.ERROR_CODES[name] = code end
 function M.error_name(code) return M.ERRORS[code] or 'internal' end
 
 M.FORMATS = { [1] = 'jpeg', [2] = 'png', [3] = 'webp', [6] = 'sixel', [7] = 'symbols' }
--- Photo (input) formats: the same numbering (PROTOCOL.md, "Image formats"); HEIC, AVIF are decode-only.
-M.PHOTO_FORMATS = { [1] = 'jpeg', [2] = 'png', [3] = 'webp', [4] = 'heic', [5] = 'avif' }
+-- Photo (input) formats: the same numbering (PROTOCOL.md, "Image formats"); HEIC, AVIF, GIF, JXL, RAW are decode-only.
+M.PHOTO_FORMATS = { [1] = 'jpeg', [2] = 'png', [3] = 'webp', [4] = 'heic', [5] = 'avif', [8] = 'gif',
+  [9] = 'jxl', [10] = 'raw' }
 M.FORMAT_CODES = { jpeg = 1, jpg = 1, png = 2, webp = 3, sixel = 6, symbols = 7 }
 M.SESSION_CHANGES = { [1] = 'album', [2] = 'photo', [3] = 'selection', [4] = 'pane_size', [5] = 'closed',
   [6] = 'created' }
