@@ -51,11 +51,14 @@ final class BareDaemon {
     let pid: pid_t
     let logURL: URL
     private var exitCode: Int32?
+    /// Held until this object is released.
+    private let slot: ChildSlots.Slot
 
     /// - Parameters:
     ///   - asUID: run as this uid and gid (`setpriv --reuid --regid --clear-groups`); needs root.
     ///   - logDirectory: where `pickerd.log` goes (stdout and stderr).
-    init(arguments: [String], environment: [String: String], asUID: uid_t? = nil, logDirectory: URL) throws {
+    init(arguments: [String], environment: [String: String], asUID: uid_t? = nil, logDirectory: URL) async throws {
+        slot = await ChildSlots.shared.acquire()
         logURL = logDirectory.appendingPathComponent("pickerd-\(UUID().uuidString.prefix(6)).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         if let asUID { chown(logURL.path, asUID, asUID) }
@@ -87,6 +90,7 @@ final class BareDaemon {
             kill(pid, SIGKILL)
             _ = waitForExit(pid)
         }
+        slot.release()
     }
 }
 

@@ -52,7 +52,7 @@ import Testing
     /// Starts pickerd with only `environment` (and a private socket and state folder); the library root it reports.
     private func libraryRoot(environment: [String: String], arguments: [String] = []) async throws -> String? {
         let socket = scratch.path("lib-\(UUID().uuidString.prefix(6)).sock")
-        let daemon = try BareDaemon(arguments: ["--socket", socket, "--state-dir", scratch.path("state"), "--no-shared-thumbnails"] + arguments,
+        let daemon = try await BareDaemon(arguments: ["--socket", socket, "--state-dir", scratch.path("state"), "--no-shared-thumbnails"] + arguments,
                                     environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }, logDirectory: scratch.url)
         var info: [String: Any] = [:]
         _ = try await eventually {
@@ -97,7 +97,7 @@ import Testing
         // No --state-dir: $XDG_STATE_HOME/pickerd.
         let stateHome = try folder("state-home")
         let socket = scratch.path("xdg-state.sock")
-        let bare = try BareDaemon(arguments: ["--library", library.url.path, "--socket", socket, "--no-shared-thumbnails"],
+        let bare = try await BareDaemon(arguments: ["--library", library.url.path, "--socket", socket, "--no-shared-thumbnails"],
                                   environment: ["PATH": "/usr/bin:/bin", "HOME": scratch.url.path, "XDG_STATE_HOME": stateHome.path],
                                   logDirectory: scratch.url)
         _ = try await eventually { try await bareCtl(["--socket", socket, "ping"], environment: [:]).exitCode == 0 || !bare.isRunning }

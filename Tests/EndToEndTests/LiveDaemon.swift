@@ -119,6 +119,8 @@ final class LiveDaemon: @unchecked Sendable {
     let logURL: URL
     let extraArguments: [String]
     let extraEnvironment: [String: String]
+    /// Held from before the first start until this object is released (a restart keeps it).
+    private let slot: ChildSlots.Slot
 
     /// Starts pickerd on `library` and waits until its first scan has ended.
     init(library: URL, extraArguments: [String] = [], stateDirectory: URL? = nil,
@@ -132,6 +134,8 @@ final class LiveDaemon: @unchecked Sendable {
         self.extraArguments = extraArguments
         self.extraEnvironment = extraEnvironment
         logURL = directory.appendingPathComponent("pickerd.log")
+        // The deadlines in start() begin after this: a test queued behind others is not charged.
+        slot = await ChildSlots.shared.acquire()
         try await start()
     }
 
@@ -202,6 +206,7 @@ final class LiveDaemon: @unchecked Sendable {
             _ = waitForExit(pid)
         }
         try? FileManager.default.removeItem(at: directory)
+        slot.release()
     }
 }
 

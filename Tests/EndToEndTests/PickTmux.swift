@@ -11,6 +11,8 @@ final class PickTmux: @unchecked Sendable {
     var pidURL: URL { directory.appendingPathComponent("pid") }
     var goURL: URL { directory.appendingPathComponent("go") }
     var recordingURL: URL { directory.appendingPathComponent("recording") }
+    /// A tmux server and a pick: a heavy child (free when the test already runs a daemon).
+    private let slot: ChildSlots.Slot
 
     /// Everything pick writes to its pane from now on goes to `recordingURL` too (`pipe-pane -O`).
     func recordOutput() async throws {
@@ -30,6 +32,7 @@ final class PickTmux: @unchecked Sendable {
          environment: [String: String] = [:], waitForDrawing: Bool = true, rightPaneColumns: Int? = nil) async throws {
         guard let tmux = findExecutable("tmux") else { throw TmuxError.missing("tmux") }
         self.tmux = tmux
+        slot = await ChildSlots.shared.acquire()
         directory = URL(fileURLWithPath: "/tmp/pkp-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         socket = directory.appendingPathComponent("tmux.sock").path
@@ -133,5 +136,6 @@ final class PickTmux: @unchecked Sendable {
     deinit {
         _ = try? runProcessBlocking(tmux, ["-S", socket, "kill-server"])
         try? FileManager.default.removeItem(at: directory)
+        slot.release()
     }
 }

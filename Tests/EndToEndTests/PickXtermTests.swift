@@ -64,8 +64,11 @@ final class XServer: @unchecked Sendable {
         && FileManager.default.fileExists(atPath: "/usr/bin/python3")
     let pid: pid_t
     let display: String
+    /// Xvfb and the xterm on it: heavy children.
+    private let slot: ChildSlots.Slot
 
     init(directory: URL) async throws {
+        slot = await ChildSlots.shared.acquire()
         let numberFile = directory.appendingPathComponent("display").path
         pid = try spawnProcess(findExecutable("Xvfb") ?? "Xvfb", ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
                                environment: ["PATH": "/usr/bin:/bin"], stdin: "/dev/null", stdout: numberFile,
@@ -87,5 +90,6 @@ final class XServer: @unchecked Sendable {
     func stop() {
         kill(pid, SIGTERM)
         _ = waitForExit(pid)
+        slot.release()
     }
 }

@@ -16,8 +16,8 @@ import Testing
 
     private var baseEnvironment: [String: String] { ["PATH": "/usr/bin:/bin", "HOME": scratch.url.path] }
 
-    private func startDaemon(environment: [String: String], asUID: uid_t? = nil) throws -> BareDaemon {
-        try BareDaemon(arguments: ["--library", library.url.path, "--state-dir", scratch.path("state-\(asUID ?? 0)"),
+    private func startDaemon(environment: [String: String], asUID: uid_t? = nil) async throws -> BareDaemon {
+        try await BareDaemon(arguments: ["--library", library.url.path, "--state-dir", scratch.path("state-\(asUID ?? 0)"),
                                    "--no-shared-thumbnails"],
                        environment: baseEnvironment.merging(environment) { $1 }, asUID: asUID, logDirectory: scratch.url)
     }
@@ -37,7 +37,7 @@ import Testing
         let runtime = scratch.path("runtime")
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
         let env = ["PICKER_SOCKET": socket, "XDG_RUNTIME_DIR": runtime]
-        let daemon = try startDaemon(environment: env)
+        let daemon = try await startDaemon(environment: env)
         let ping = try await pingUntilUp(daemon, environment: env)
         #expect(ping.exitCode == 0, "\(ping)\n\(daemon.log)")
         var st = stat()
@@ -52,7 +52,7 @@ import Testing
     @Test func xdgRuntimeDirHoldsTheDefaultSocket() async throws {
         let runtime = scratch.path("run")
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-        let daemon = try startDaemon(environment: ["XDG_RUNTIME_DIR": runtime])
+        let daemon = try await startDaemon(environment: ["XDG_RUNTIME_DIR": runtime])
         let ping = try await pingUntilUp(daemon, environment: ["XDG_RUNTIME_DIR": runtime])
         #expect(ping.exitCode == 0, "\(ping)\n\(daemon.log)")
         var st = stat()
@@ -64,7 +64,7 @@ import Testing
 
     @Test func pickerSessionNamesTheSessionWhenNoSessionOptionIsGiven() async throws {
         let socket = scratch.path("s.sock")
-        let daemon = try startDaemon(environment: ["PICKER_SOCKET": socket])
+        let daemon = try await startDaemon(environment: ["PICKER_SOCKET": socket])
         await #expect(try pingUntilUp(daemon, environment: ["PICKER_SOCKET": socket]).exitCode == 0)
         let alpha = ["PICKER_SOCKET": socket, "PICKER_SESSION": "alpha"]
         await #expect(try bareCtl(["session", "new", "--width", "300"], environment: alpha).exitCode == 0)
@@ -102,7 +102,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         chown(state, uid, uid)
         chmod(scratch.url.path, 0o755)
-        let daemon = try startDaemon(environment: [:], asUID: uid)
+        let daemon = try await startDaemon(environment: [:], asUID: uid)
         let ping = try await pingUntilUp(daemon, environment: baseEnvironment, asUID: uid)
         #expect(ping.exitCode == 0, "\(ping)\n\(daemon.log)")
         var st = stat()
