@@ -41,6 +41,10 @@ build: deps
 test: deps
 	@python3 scripts/test-guard.py $(MAKE) --no-print-directory test-unguarded
 
+# The heavy end-to-end suites (races, memory bounds, storms, pick in tmux/xterm) run in a second
+# `swift test` after the rest, so the slowest cannot starve the fastest (issue 20).
+HEAVY_TESTS := EndToEndTests\.(SwapRaceTests|MemoryBoundsTests|WatchStormTests|Pick(Tmux|Xterm|Grid|BrokenPhoto|NameInert|Pty)Tests)
+
 # The body of `make test`, run by scripts/test-guard.py: a private TMPDIR removed at the end, and a
 # failure when the run left files in it or in /tmp, or processes (pickerd, tmux) running.
 .PHONY: test-unguarded
@@ -49,8 +53,10 @@ test-unguarded:
 	@log="$$(mktemp /tmp/pickerd-make-test.XXXXXX)"; status=0; \
 	bin="$$($(SWIFT) build --show-bin-path)"; \
 	( \
-		PICKER_BIN_DIR="$$bin" $(SWIFT) test || exit $$?; \
 		failed=0; \
+		PICKER_BIN_DIR="$$bin" $(SWIFT) test --skip '$(HEAVY_TESTS)' || failed=1; \
+		echo "== heavy end-to-end suites"; \
+		PICKER_BIN_DIR="$$bin" $(SWIFT) test --filter '$(HEAVY_TESTS)' || failed=1; \
 		for t in clients/*/run-tests.sh; do \
 			[ -f "$$t" ] || continue; \
 			echo "== $$t"; \
