@@ -22,30 +22,41 @@ struct PickGridTests {
         await #expect(try daemon.ctl("select-photo", "b.jpg", session: "pk").exitCode == 0)
         let pick = try await PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "symbols"])
         try await pick.press("g")
-        let before = try await pick.waitFor("the grid as coloured symbols", escapes: true) { screen in
+        let first = try await pick.waitFor("the grid as coloured symbols", escapes: true) { screen in
             let grid = ScreenCells(screen)
             return screen.contains("Grid") && grid.colouredRows(from: grid.imageColumn(), row: 2) >= 3
         }
         let text = try await pick.screen()
-        let grid = ScreenCells(before)
-        let column = grid.imageColumn()
+        let layout = ScreenCells(first)
+        let column = layout.imageColumn()
         let pane = text.split(separator: "\n").dropFirst(2).map { String($0.dropFirst(column)) }.joined(separator: "\n")
         #expect(!pane.contains("a.jpg") && !pane.contains("b.jpg"), "pictures, not the text grid:\n\(pane)")
+        // The symbols pick draws: the daemon's own for the same page and pane (trailing background cells
+        // may come back from capture-pane uncoloured, so the screen cannot say how wide it is).
+        let paneRows = layout.lines.filter { Array($0).count > column && Array($0)[column - 1] == "│" }.count
+        let state = try await sessionJSON(daemon)
+        let paneColumns = layout.paneWidth(from: column)
+        let cellSize = Self.symbolsCellSize(paneWidth: state["width"] as? Int ?? 0, paneColumns: paneColumns)
+        func daemonGrid() async throws -> ScreenCells {
+            let r = try await daemon.ctl("thumbnails", "--size", "\(cellSize)", "--format", "symbols", "--cells", "\(paneColumns)x\(paneRows)",
+                                         session: "pk")
+            return ScreenCells(r.stdoutText.trimmingCharacters(in: .newlines))
+        }
+        // Both snapshots are of a finished grid: one taken while pick was still drawing rows once made
+        // cells outside the picked one look changed (the flake of issue 20).
+        let unpicked = try await daemonGrid()
+        let before = try await pick.waitFor("the whole grid drawn, as `pickerctl thumbnails --format symbols` gives it", escapes: true) {
+            ScreenCells($0).shows(unpicked, at: column, row: 2)
+        }
+        let grid = ScreenCells(before)
 
         try await pick.press("Space")
-        let after = try await pick.waitFor("the grid redrawn with the pick", escapes: true) { screen in
-            ScreenCells(screen).cells != grid.cells && ScreenCells(screen).colouredRows(from: column, row: 2) >= 3
+        var picked = unpicked
+        let after = try await pick.waitFor("the whole grid redrawn with the pick, as the daemon draws it", escapes: true) { screen in
+            picked = try await daemonGrid()
+            return picked.cells != unpicked.cells && ScreenCells(screen).shows(picked, at: column, row: 2)
         }
-        // The symbols pick drew: the daemon's own for the same page and pane (trailing background cells
-        // may come back from capture-pane uncoloured, so the screen cannot say how wide it is).
-        let paneRows = grid.lines.filter { Array($0).count > column && Array($0)[column - 1] == "│" }.count
-        let state = try await sessionJSON(daemon)
-        let paneColumns = grid.paneWidth(from: column)
-        let cellSize = Self.symbolsCellSize(paneWidth: state["width"] as? Int ?? 0, paneColumns: paneColumns)
-        let symbols = try await daemon.ctl("thumbnails", "--size", "\(cellSize)", "--format", "symbols", "--cells", "\(paneColumns)x\(paneRows)",
-                                     session: "pk")
-        let symbolLines = ScreenCells(symbols.stdoutText.trimmingCharacters(in: .newlines)).lines
-        let used = (columns: Array(symbolLines.first ?? "").count, rows: symbolLines.count)
+        let used = (columns: Array(picked.lines.first ?? "").count, rows: picked.lines.count)
         // Only the picture: the lists and the status line change with a pick too.
         let changed = grid.changedCells(ScreenCells(after)).filter { $0.column >= column && $0.row >= 2 && $0.row < 2 + used.rows }
         // Where the daemon put the cells: its geometry for the same session and cell size, in page
@@ -287,6 +298,21 @@ struct ScreenCells {
 
     func colouredRows(from column: Int, row top: Int) -> Int {
         (top..<cells.count).filter { coloured($0, column) }.count
+    }
+
+    /// Whether `picture` is drawn here with its top-left at (`column`, `row`): every cell the same,
+    /// except blanks that capture-pane may return uncoloured or not at all at the end of a row.
+    func shows(_ picture: ScreenCells, at column: Int, row: Int) -> Bool {
+        for (r, want) in picture.cells.enumerated() {
+            let line = row + r < cells.count ? cells[row + r] : []
+            let got = line.count > column ? Array(line[column...]) : []
+            for (c, cell) in want.enumerated() {
+                let here = c < got.count ? got[c] : nil
+                if here == cell { continue }
+                guard cell.text == " ", here == nil || here?.text == " " else { return false }
+            }
+        }
+        return !picture.cells.isEmpty
     }
 
     func changedCells(_ other: ScreenCells) -> [(column: Int, row: Int)] {
