@@ -27,7 +27,9 @@ import Testing
                                   daemon.socketPath])
         #expect(raw.stdoutText.contains("permission denied: peer uid 65534"), "\(raw)")
         // The daemon logs after closing: wait for the line (bounded).
-        for _ in 0..<800 where !daemon.log.contains("refused a connection from uid 65534") { await pause(25_000) }
+        try await waitUntil("pickerd to log that it refused uid 65534", within: 60, seen: { daemon.log }) {
+            daemon.log.contains("refused a connection from uid 65534")
+        }
         #expect(daemon.log.contains("refused a connection from uid 65534"))
         let r = try await runProcess("/usr/bin/setpriv",
                                ["--reuid=65534", "--regid=65534", "--clear-groups", TestEnvironment.pickerctl.path,

@@ -169,14 +169,15 @@ import Testing
         return (pid, output)
     }
 
-    private func waitForText(in file: URL, polls: Int = 600, _ condition: (String) -> Bool) async -> String {
+    /// The file's text once `condition` holds, or as it is after `seconds` (the caller expects on it).
+    private func waitForText(in file: URL, seconds: Double = 30, _ condition: (String) -> Bool) async -> String {
+        let deadline = Date().addingTimeInterval(seconds)
         var text = ""
-        for _ in 0..<polls {  // 50 ms each: by default up to 30 s on busy cores
+        while true {
             text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-            if condition(text) { break }
+            if condition(text) || Date() > deadline { return text }
             await pause(50_000)
         }
-        return text
     }
 
     @Test func watchLinesNameThePhotoPickedOrDropped() async throws {
@@ -187,7 +188,7 @@ import Testing
         var seen = ""
         for _ in 0..<20 where !seen.contains("+Landscape_2.jpg") {
             await #expect(try daemon.ctl("toggle", "Landscape_2.jpg", session: "s").exitCode == 0)
-            seen = await waitForText(in: watch.output, polls: 40) { $0.contains("+Landscape_2.jpg") }
+            seen = await waitForText(in: watch.output, seconds: 2) { $0.contains("+Landscape_2.jpg") }
             if !seen.contains("+Landscape_2.jpg") { _ = try await daemon.ctl("toggle", "Landscape_2.jpg", session: "s") }
         }
         #expect(seen.contains("s selection +Landscape_2.jpg (3 of 10)"), "\(seen)")
@@ -203,7 +204,7 @@ import Testing
         var text = ""
         for _ in 0..<20 where !text.contains("selection") {
             _ = try await daemon.ctl("toggle", "Landscape_2.jpg", session: "s")
-            text = await waitForText(in: watch.output, polls: 40) { $0.contains("selection") }
+            text = await waitForText(in: watch.output, seconds: 2) { $0.contains("selection") }
         }
         #expect(text.contains("selection"), "\(text)")
         await #expect(daemon.stop() == 0)

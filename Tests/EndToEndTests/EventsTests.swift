@@ -157,17 +157,17 @@ import Testing
         defer { if isRunning(watcher, exitCode: &watcherExit) { kill(watcher, SIGKILL); _ = waitForExit(watcher) } }
         // Wait until it has subscribed (its connection is up): a change then must show.
         var lines: [String] = []
-        for attempt in 0..<500 {
+        var attempt = 0
+        try await waitUntil("watch --json to print its first event (it has subscribed)", within: 60, every: 20_000) {
             if attempt % 10 == 0 { _ = try await daemon.ctl("select-album", attempt % 20 == 0 ? "Trip" : "Other", session: "w") }
-            await pause(20_000)
+            attempt += 1
             lines = (try String(contentsOf: out, encoding: .utf8)).split(separator: "\n").map(String.init)
-            if !lines.isEmpty { break }
+            return !lines.isEmpty
         }
         await #expect(try daemon.ctl("select-photo", "--index", "1", session: "w").exitCode == 0)
-        for _ in 0..<500 {
+        try await waitUntil("watch --json to print the photo event", within: 60, every: 20_000, seen: { "\(lines)" }) {
             lines = (try String(contentsOf: out, encoding: .utf8)).split(separator: "\n").map(String.init)
-            if lines.contains(where: { $0.contains("\"event\":\"photo\"") }) { break }
-            await pause(20_000)
+            return lines.contains { $0.contains("\"event\":\"photo\"") }
         }
         kill(watcher, SIGINT)
         let code = await exitStatus(of: watcher)
@@ -189,17 +189,16 @@ import Testing
         _ = try listener.call(.subscribe(Subscription(session: nil, library: true)))
         try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_6.jpg"), album: "New")
         // Listings rescan when the last scan is older than 5 s.
-        var found = false
-        for _ in 0..<300 where !found {
+        try await waitUntil("a library event counting the new photo", within: 90, every: 100_000) {
+            var found = false
             _ = try await daemon.ctl("albums")
             let ping = try listener.send(.ping)
             while true {
                 let f = try listener.nextFrame()
-                if f.isEvent, case .library(let info) = try Event(frame: f) { found = info.photoCount == initial.photoCount + 1 }
+                if f.isEvent, case .library(let info) = try Event(frame: f) { found = found || info.photoCount == initial.photoCount + 1 }
                 if f.requestID == ping && !f.isEvent { break }
             }
-            if !found { await pause(100_000) }
+            return found
         }
-        #expect(found, "a library event after the new photo")
     }
 }

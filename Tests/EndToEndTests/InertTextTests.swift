@@ -95,15 +95,18 @@ import Testing
                                      environment: ["PATH": "/usr/bin:/bin"], stdin: "/dev/null", stdout: out, stderr: out)
         defer { kill(watch, SIGTERM); _ = waitForExit(watch) }
         func text() -> String { (try? String(contentsOfFile: out, encoding: .utf8)) ?? "" }
-        // Until watch has subscribed, events are not seen: resize until one shows (bounded).
-        for _ in 0..<400 where !text().contains("pane_size") {
-            _ = try await daemon.ctl("session", "resize", "--width", "101", session: "w")
-            await pause(25_000)
+        // Until watch has subscribed, events are not seen: resize until one shows (bounded). The width
+        // alternates: a resize to the width the pane already has changes nothing and sends no event.
+        var width = 100
+        try await waitUntil("watch to print a pane_size event (it has subscribed)", within: 60, seen: text) {
+            width = width == 101 ? 102 : 101
+            _ = try await daemon.ctl("session", "resize", "--width", "\(width)", session: "w")
+            return text().contains("pane_size")
         }
         _ = try await daemon.ctl("select-album", "--index", "2", session: "w")
         for i in 1...InertTextTests.photoNames.count { _ = try await daemon.ctl("select-photo", "--index", "\(i)", session: "w") }
         _ = try await daemon.ctl("session", "resize", "--width", "123", session: "w")
-        for _ in 0..<400 where !text().contains("123 wide") { await pause(25_000) }
+        try await waitUntil("watch to print the resize to 123 wide", within: 60, seen: text) { text().contains("123 wide") }
         kill(watch, SIGTERM)
         #expect(await exitStatus(of: watch) == 0)
 

@@ -32,7 +32,7 @@ import Testing
                 _ = waitForExit(activator)
             }
         }
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { await pause(20_000) }
+        try await waitUntil("the activator to create the socket \(socket)", within: 60) { FileManager.default.fileExists(atPath: socket) }
         let before = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(!before.contains("pickerd[info]"), "pickerd must not run before a client connects: \(before)")
         let r = try await runProcess(TestEnvironment.pickerctl.path, ["--socket", socket, "ping"])

@@ -44,7 +44,9 @@ import Testing
         try library.add(photo, album: "A", as: "e.jpg")
         // The daemon sees the new photo and writes it to the index (it logs the rescan once saved);
         // then it dies without a word.
-        for _ in 0..<200 where !daemon.log.contains("1 added") { await pause(50_000) }
+        try await waitUntil("pickerd to log the rescan that added the new photo ('1 added')", within: 60, seen: { daemon.log }) {
+            daemon.log.contains("1 added")
+        }
         #expect(daemon.log.contains("1 added"), "\(daemon.log)")
         await #expect(daemon.stop(signal: SIGKILL) != 0)
         try await daemon.start()

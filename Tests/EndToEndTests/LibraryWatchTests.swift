@@ -38,21 +38,18 @@ import Testing
                 return (o["added"] as? [String] ?? [], o["removed"] as? [String] ?? [], o["changed"] as? [String] ?? [])
             }
         }
-        /// Waits (up to 15 s) until the events so far satisfy `done`.
+        /// Waits (up to 15 s from now) until the events so far satisfy `done`; the caller's #expect names what.
         func wait(_ done: ([(added: [String], removed: [String], changed: [String])]) -> Bool) async -> Bool {
-            for _ in 0..<300 {
-                if done(changes) { return true }
-                await pause(50_000)
-            }
-            return false
+            await waitUntil { done(changes) }
         }
-        /// Waits (up to 15 s) until `condition` holds, without parsing the events on each poll.
+        /// Waits (up to 15 s from now) until `condition` holds, without parsing the events on each poll.
         func waitUntil(_ condition: () -> Bool) async -> Bool {
-            for _ in 0..<300 {
-                if condition() { return true }
+            let deadline = Date().addingTimeInterval(15)
+            while !condition() {
+                if Date() > deadline { return false }
                 await pause(50_000)
             }
-            return false
+            return true
         }
         var all: (added: [String], removed: [String], changed: [String]) {
             changes.reduce(into: ([], [], [])) { $0.0 += $1.added; $0.1 += $1.removed; $0.2 += $1.changed }
@@ -130,12 +127,10 @@ import Testing
         try FileManager.default.removeItem(at: library.url.appendingPathComponent("A/one.jpg"))
         try FileManager.default.removeItem(at: library.url.appendingPathComponent("A/two.jpg"))
         var status: [String: Any] = [:]
-        for _ in 0..<300 {
+        try await waitUntil("the status to say the picked photos are no longer in the library", within: 60, every: 50_000, seen: { "\(status)" }) {
             let r = try await daemon.ctl("status", "--json", session: "g")
             status = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
-            if (status["message"] as? String)?.contains("no longer in the library") == true,
-               status["selection_count"] as? Int == 0 { break }
-            await pause(50_000)
+            return (status["message"] as? String)?.contains("no longer in the library") == true && status["selection_count"] as? Int == 0
         }
         #expect((status["message"] as? String)?.contains("two.jpg is no longer in the library") == true, "\(status)")
         #expect(status["selection_count"] as? Int == 0, "\(status)")
@@ -171,10 +166,9 @@ import Testing
         try FileManager.default.copyItem(at: bigger, to: staged)
         #expect(rename(staged.path, library.url.appendingPathComponent("A/two.jpg").path) == 0)
         var after: [String] = []
-        for _ in 0..<300 {
+        try await waitUntil("a photo event with the replaced file's new size 5760x3840", within: 60, every: 50_000, seen: { "\(after)" }) {
             after = Array(photoEvents().dropFirst(before))
-            if after.contains(where: { $0.contains("5760x3840") }) { break }
-            await pause(50_000)
+            return after.contains { $0.contains("5760x3840") }
         }
         #expect(after.contains { $0.contains("5760x3840") && $0.contains("two.jpg") },
                 "a photo event with the new size: \(after)")

@@ -45,14 +45,14 @@ struct PickGridTests {
         // Both snapshots are of a finished grid: one taken while pick was still drawing rows once made
         // cells outside the picked one look changed (the flake of issue 20).
         let unpicked = try await daemonGrid()
-        let before = try await pick.waitFor("the whole grid drawn, as `pickerctl thumbnails --format symbols` gives it", escapes: true) {
+        let before = try await pick.waitFor("the whole grid drawn, as `pickerctl thumbnails --format symbols` gives it", seconds: 60, escapes: true) {
             ScreenCells($0).shows(unpicked, at: column, row: 2)
         }
         let grid = ScreenCells(before)
 
         try await pick.press("Space")
         var picked = unpicked
-        let after = try await pick.waitFor("the whole grid redrawn with the pick, as the daemon draws it", escapes: true) { screen in
+        let after = try await pick.waitFor("the whole grid redrawn with the pick, as the daemon draws it", seconds: 60, escapes: true) { screen in
             picked = try await daemonGrid()
             return picked.cells != unpicked.cells && ScreenCells(screen).shows(picked, at: column, row: 2)
         }

@@ -74,16 +74,16 @@ final class XServer: @unchecked Sendable {
                                environment: ["PATH": "/usr/bin:/bin"], stdin: "/dev/null", stdout: numberFile,
                                stderr: directory.appendingPathComponent("xvfb.log").path)
         var number = ""
-        for _ in 0..<400 {
+        let deadline = Date().addingTimeInterval(60)
+        while number.isEmpty && Date() < deadline {
             number = ((try? String(contentsOfFile: numberFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            if !number.isEmpty { break }
-            await pause(25_000)
+            if number.isEmpty { await pause(25_000) }
         }
         display = ":" + number
         if number.isEmpty {
             kill(pid, SIGTERM)
             _ = waitForExit(pid)
-            throw TmuxError.failed("Xvfb did not report a display")
+            throw TmuxError.failed("Xvfb did not report a display on -displayfd within 60 s")
         }
     }
 

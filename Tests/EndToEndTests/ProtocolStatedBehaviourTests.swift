@@ -58,10 +58,9 @@ import Testing
         try FileManager.default.removeItem(at: library.url.appendingPathComponent("B"))
         var state: [String: Any] = [:]
         // The watcher settles for 300 ms after a change; wait for the new snapshot (a bound, not a timing check).
-        for _ in 0..<400 {
+        try await waitUntil("the session's album to show as missing (album_index null)", within: 60, every: 50_000, seen: { "\(state)" }) {
             state = try await json(try daemon.ctl("status", "--json", session: "g"))
-            if state["album_index"] is NSNull { break }
-            await pause(50_000)
+            return state["album_index"] is NSNull
         }
         #expect(state["album"] as? String == "B", "\(state)")
         #expect(state["album_index"] is NSNull && state["photo_count"] as? Int == 0, "\(state)")

@@ -102,7 +102,7 @@ import Testing
         try library.add(corpus.appendingPathComponent("Landscape_3.jpg"), album: "B")
         try library.add(corpus.appendingPathComponent("Landscape_6.jpg"), album: "B")
         // The daemon watches the library: the event comes without anyone asking (bounded wait).
-        await #expect(eventually(within: 20) {
+        await #expect(eventually(within: 60) {
             lines().contains { $0.contains("\"event\":\"library\"") }
         }, "watch --library printed no library event: \(lines())")
         let event = lines().first { $0.contains("\"event\":\"library\"") } ?? ""

@@ -120,7 +120,9 @@ import Testing
         }
         if waitForPrefetch {
             // The dwell: wait (bounded) until the daemon says it has rendered photo 2 ahead.
-            for _ in 0..<800 where !daemon.log.contains("prefetched Cam/photo2.jpg for session b") { await pause(25_000) }
+            try await waitUntil("pickerd to log that it prefetched Cam/photo2.jpg for session b", within: 60, seen: { daemon.log }) {
+                daemon.log.contains("prefetched Cam/photo2.jpg for session b")
+            }
         } else {
             await pause(300_000)
         }

@@ -49,7 +49,7 @@ import Testing
         }
         print("SIGTERM with \(sent.count) requests in flight: \(answered.count) answered before the close, \(answered.filter { previewWidth[$0] != nil }.count) of 8 previews")
 
-        await #expect(eventually(within: 20) { !daemon.isDaemonRunning }, "pickerd must exit after SIGTERM")
+        await #expect(eventually(within: 60) { !daemon.isDaemonRunning }, "pickerd must exit after SIGTERM")
         await #expect(daemon.stop() == 0, "exit code; log:\n\(daemon.log)")
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket is removed")
         #expect(daemon.log.contains("shutting down") && daemon.log.contains("stopped"), "\(daemon.log)")

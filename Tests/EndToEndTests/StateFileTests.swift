@@ -160,12 +160,7 @@ import Testing
         func ctl(_ args: String...) async throws -> CommandResult {
             try await runProcess(TestEnvironment.pickerctl.path, ["--socket", socket] + args, environment: ["PATH": "/usr/bin:/bin"])
         }
-        var up = false
-        for _ in 0..<200 where !up {
-            up = await (try? ctl("ping"))?.exitCode == 0
-            if !up { await pause(25_000) }
-        }
-        #expect(up)
+        try await waitUntil("the restarted pickerd to answer a ping on \(socket)", within: 60) { await (try? ctl("ping"))?.exitCode == 0 }
         await #expect(try ctl("session", "new", "s", "--width", "300").exitCode == 0)
         await #expect(try ctl("--session", "s", "select-album", "A").exitCode == 0)
         await #expect(try ctl("--session", "s", "thumbnails", "-o", dir.appendingPathComponent("g.png").path).exitCode == 0)
