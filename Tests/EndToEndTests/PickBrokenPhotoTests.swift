@@ -16,7 +16,9 @@ struct PickBrokenPhotoTests {
         let corpus = TestEnvironment.corpus.root
         try library.add(corpus.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A", as: Self.good)
         try library.add(corpus.appendingPathComponent("jpeg-broken/\(Self.truncated)"), album: "A")
-        daemon = try await LiveDaemon(library: library.url)
+        // No prefetch: selecting album A would render its first thumbnail page in the background,
+        // decode the truncated photo and mark it before the test looks ("not marked before").
+        daemon = try await LiveDaemon(library: library.url, extraArguments: ["--no-prefetch"])
     }
 
     /// One failed `get-image` of the truncated photo, on a session of its own, marks it broken.
