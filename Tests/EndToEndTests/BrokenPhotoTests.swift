@@ -17,7 +17,9 @@ import Testing
         // The fixtures, not the corpus: these two files are what the assertions are about.
         try library.add(fixtures.appendingPathComponent("camera-photos/\(Self.camera)"), album: "A")
         try library.add(fixtures.appendingPathComponent("jpeg-broken/\(Self.truncated)"), album: "A")
-        daemon = try await LiveDaemon(library: library.url)
+        // No prefetch: selecting album A would decode the truncated photo in the background and mark
+        // it before a test's own request (or before its listener subscribed).
+        daemon = try await LiveDaemon(library: library.url, extraArguments: ["--no-prefetch"])
     }
 
     private func json(_ r: CommandResult) throws -> [String: Any] {
