@@ -71,12 +71,12 @@ import PickerTestSupport
         #expect(p[7] == 0, "second pixel \(Array(p[4..<8])) is not transparent")
     }
 
-    @Test(.enabled(if: SharedThumbnailStoreTests.hasPillow, "needs /usr/bin/python3 with Pillow"))
+    @Test(.enabled(if: PillowReference.isAvailable, "needs /usr/bin/python3 with Pillow"))
     func interlacedRowsMatchPillow() throws {
         try expectPillowMatch("gif/imagegif_interlaced.gif")
     }
 
-    @Test(.enabled(if: SharedThumbnailStoreTests.hasPillow, "needs /usr/bin/python3 with Pillow"))
+    @Test(.enabled(if: PillowReference.isAvailable, "needs /usr/bin/python3 with Pillow"))
     func theLocalColourTableIsUsedAndMatchesPillow() throws {
         let (entry, bytes, _) = try #require(TestCorpus.required("gif/oiio_tahoe-tiny.gif"))
         let image = try decode(bytes, name: entry.fileName)
@@ -91,7 +91,7 @@ import PickerTestSupport
 
     static let hasAnimations = TestCorpus.entry(path: "gif/sharp_rotating-squares.gif") != nil
 
-    @Test(.enabled(if: hasAnimations && SharedThumbnailStoreTests.hasPillow, "needs the full corpus and Pillow"))
+    @Test(.enabled(if: hasAnimations && PillowReference.isAvailable, "needs the full corpus and Pillow"))
     func anAnimationShowsItsFirstFrame() throws {
         for path in ["gif/sharp_rotating-squares.gif", "gif/pillow_chi.gif", "gif/pillow_dispose_prev.gif",
                      "gif/vips_dispose-background.gif"] {
@@ -103,7 +103,7 @@ import PickerTestSupport
     func expectPillowMatch(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let (entry, bytes, _) = try #require(TestCorpus.required(path))
         let image = try decode(bytes, name: entry.fileName)
-        let reference = try pillowFirstFrame(bytes)
+        let reference = try PillowReference.firstFrameRGBA(bytes)
         try #require(reference.count == image.width * image.height * 4, "\(path): Pillow gave \(reference.count) bytes",
                      sourceLocation: sourceLocation)
         var differing = 0, firstRow = -1
@@ -116,20 +116,6 @@ import PickerTestSupport
         }
         #expect(differing == 0, "\(path): \(differing) pixels differ from Pillow, the first in row \(firstRow)",
                 sourceLocation: sourceLocation)
-    }
-
-    /// Pillow's first frame of a GIF as RGBA bytes.
-    func pillowFirstFrame(_ bytes: [UInt8]) throws -> [UInt8] {
-        let dir = NSTemporaryDirectory() + "pickerd-gif-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let input = dir + "/in.gif", output = dir + "/out.rgba"
-        try Data(bytes).write(to: URL(fileURLWithPath: input))
-        let script = "import sys\nfrom PIL import Image\nim = Image.open(sys.argv[1])\nim.seek(0)\n"
-            + "open(sys.argv[2], 'wb').write(im.convert('RGBA').tobytes())\n"
-        let result = try runChild("/usr/bin/python3", ["-c", script, input, output])
-        try #require(result.exitCode == 0, "Pillow: \(result)")
-        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 
     // MARK: - Truncation (cut here from a fixture)
