@@ -96,6 +96,12 @@ SELECTION = [
     # photos with Pillow ImageCms and colord-data's profile; their licence is the photos'.
     "colour/swapped-red-green.webp",
     "colour/reference-b-srgb.png",
+    # GIF: a transparent index (2x1), an interlaced file, a local colour table, and a frame
+    # sticking out of its screen (reject). Truncated GIFs are cut by the tests themselves.
+    "gif/sharp_grey-plus-alpha.gif",
+    "gif/imagegif_interlaced.gif",
+    "gif/oiio_tahoe-tiny.gif",
+    "gif/imagegif_issue-117-out-of-range.gif",
     # A JPEG header that declares a size over the limit.
     "bombs/jpegdec_max_size.jpg",
     # The smallest full-size camera photo.

@@ -23,7 +23,8 @@ import Testing
     /// The 200 Mpx refusal is reached from declared sizes alone: these seeds must stay in the corpus.
     @Test func imageCorpusKeepsTheOverCapSeeds() throws {
         let names = try FuzzRegressionCorpus.files(of: "image").map(\.lastPathComponent)
-        for seed in ["jpeg-declares-65535x65535.jpg", "png-declares-20000x20000.png", "webp-declares-16384x16384.webp"] {
+        for seed in ["jpeg-declares-65535x65535.jpg", "png-declares-20000x20000.png", "webp-declares-16384x16384.webp",
+                     "gif-screen-65535x65535.gif"] {
             #expect(names.contains(seed), "fuzz/regressions/image/\(seed) is missing")
         }
     }

@@ -45,6 +45,12 @@ def webp_vp8x(width, height):
     return b"RIFF" + struct.pack("<I", 4 + len(vp8x)) + b"WEBP" + vp8x
 
 
+def gif_screen(width, height):
+    """GIF89a with a width x height screen, a 2-colour table and one 1x1 frame (LZW: clear, 0, end)."""
+    return (b"GIF89a" + struct.pack("<HHBBB", width, height, 0x80, 0, 0) + b"\xff\x00\x00\x00\xff\x00"
+            + b"\x2c" + struct.pack("<HHHHB", 0, 0, 1, 1, 0) + b"\x02\x02\x44\x01\x00" + b"\x3b")
+
+
 def image_seeds():
     fixtures = os.path.join(ROOT, "Tests", "Fixtures")
     for rel in ["pngsuite/basn2c08.png", "pngsuite/basn6a08.png", "pngsuite/basi0g16.png",
@@ -53,10 +59,13 @@ def image_seeds():
                 "exif-orientation/pillow_orientation_rectangle.jpg", "bombs/jpegdec_max_size.jpg",
                 "jpeg-broken/jpegdec_partial_progressive.jpg",
                 "exif-orientation/hopper_orientation_6.webp",
-                "webp/mei_fuzz_crash-1c881e4b93d62a1bd98138a5be0c45d134e24812.webp"]:
+                "webp/mei_fuzz_crash-1c881e4b93d62a1bd98138a5be0c45d134e24812.webp",
+                "gif/sharp_grey-plus-alpha.gif", "gif/oiio_tahoe-tiny.gif",
+                "gif/imagegif_issue-117-out-of-range.gif"]:
         src = os.path.join(fixtures, rel)
         shutil.copyfile(src, os.path.join(HERE, "image", "fixture-" + rel.replace("/", "-")))
     # Declared sizes over the daemon's 200 Mpx cap: refused as image_too_large before allocating.
+    put("image", "gif-screen-65535x65535.gif", gif_screen(65535, 65535))
     put("image", "jpeg-declares-65535x65535.jpg", jpeg_sof(65535, 65535))
     put("image", "png-declares-20000x20000.png", png(20000, 20000, idat=False))
     put("image", "webp-declares-16384x16384.webp", webp_vp8x(16384, 16384))

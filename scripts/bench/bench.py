@@ -220,6 +220,7 @@ class Bench:
         if os.path.exists(heic):
             os.makedirs(os.path.join(self.lib, "heic"), exist_ok=True)
             shutil.copyfile(heic, os.path.join(self.lib, "heic", os.path.basename(heic)))
+        self.make_gif_album()
         self.grid = sorted(os.listdir(os.path.join(self.lib, "grid")))
         # Colour rows: each profiled file and the same bytes without the profile.
         for rel in COLOUR_BENCH_FILES:
@@ -356,6 +357,42 @@ class Bench:
             times["ref"].append(self.t_vips(src, os.path.join(self.out, f"heic-vips-{i}.png")))
         self.rows.append(dict(label="cold get-image --no-cache, HEIC 12 MP (iPhone: HEVC grid + irot) -> 600x400",
                               times=times, ref_name="vipsthumbnail", n=runs))
+
+    def make_gif_album(self):
+        """The GIF row's album (before the daemon starts): the corpus's largest animation and a 3-frame
+        2400x1600 animation made by Pillow from the first camera photo."""
+        album = os.path.join(self.lib, "gif")
+        os.makedirs(album, exist_ok=True)
+        chi = os.path.join(self.args.testdata, "gif/pillow_chi.gif")
+        if os.path.exists(chi):
+            shutil.copyfile(chi, os.path.join(album, "chi.gif"))
+        try:
+            from PIL import Image
+            photo = Image.open(os.path.join(self.lib, "camera", self.camera[0])).convert("RGB").resize((2400, 1600))
+            frames = [photo.quantize(256), photo.rotate(180).quantize(256), photo.transpose(Image.FLIP_LEFT_RIGHT).quantize(256)]
+            frames[0].save(os.path.join(album, "big.gif"), save_all=True, append_images=frames[1:], duration=100, loop=0)
+        except Exception as e:  # no Pillow, or no camera photo: the corpus file alone
+            self.notes.append(f"GIF row: no generated 2400x1600 GIF ({e}).")
+
+    def gif_scenario(self, sock, runs):
+        """GIF first frame -> 600x400, cold, against vipsthumbnail (which reads page 0 only by default;
+        convert decodes every frame of an animation, so it is left out)."""
+        album = os.path.join(self.lib, "gif")
+        for name, label in (("big.gif", "animated GIF 2400x1600 (3 frames, made by Pillow)"),
+                            ("chi.gif", "animated GIF 320x240 (31 frames, corpus pillow_chi.gif)")):
+            src = os.path.join(album, name)
+            if not os.path.exists(src):
+                continue
+            must(self.ctl(sock, "select-album", "gif"))
+            must(self.ctl(sock, "select-photo", name))
+            times = {"pickerd": [], "ref": []}
+            for i in range(runs):
+                times["pickerd"].append(self.t_pickerd(sock, "gif", name, os.path.join(self.out, f"gif-pickerd-{i}.png")))
+                times["ref"].append(self.t_vips(src, os.path.join(self.out, f"gif-vips-{i}.png")))
+            self.rows.append(dict(label=f"cold get-image --no-cache, {label}, first frame -> 600x400",
+                                  times=times, ref_name="vipsthumbnail", n=runs))
+        self.notes.append("GIF rows: vipsthumbnail -s 600x400 upscales the 320x240 file to 533x400 (pickerd never "
+                          "upscales), so that row times start-up and GIF reading more than resampling.")
 
     def colour_scenario(self, sock, runs):
         """Colour-managed files against the tools (Debian's vipsthumbnail with default options does
@@ -685,7 +722,7 @@ class Bench:
         self.main_pid = p.pid
         must(self.ctl(sock, "session", "new", "--width", str(PANE[0]), "--height", str(PANE[1])))
         # warm the page cache for every file once
-        for d in ("camera", "big", "grid", "heic", "colour"):
+        for d in ("camera", "big", "grid", "heic", "gif", "colour"):
             if not os.path.isdir(os.path.join(self.lib, d)):
                 continue
             for f in os.listdir(os.path.join(self.lib, d)):
@@ -710,6 +747,9 @@ class Bench:
         if want("heic"):
             print("bench: HEIC", file=sys.stderr)
             self.heic_scenario(sock, big_runs)
+        if want("gif"):
+            print("bench: GIF", file=sys.stderr)
+            self.gif_scenario(sock, big_runs)
         if want("colour"):
             print("bench: colour management", file=sys.stderr)
             self.colour_scenario(sock, big_runs)
@@ -787,7 +827,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     ap.add_argument("--package", default=os.path.normpath(os.path.join(HERE, "../..")),
                     help="the pickerd package, to build a static pickerctl for comparison ('' to skip)")
-    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,colour,warm,browsing,ping,thumbs,memory")
+    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,gif,colour,warm,browsing,ping,thumbs,memory")
     a = ap.parse_args()
     if a.testdata is None:
         sys.path.insert(0, os.path.join(HERE, ".."))

@@ -134,6 +134,14 @@ int pk_heif_info(pk_read_fn read, void *context, int64_t file_size, uint64_t max
 int pk_heif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int thumb_min_w,
                    int thumb_min_h, pk_image *out, char *msg);
 
+/* ---- GIF (giflib; pk_gif.c) ---- */
+
+/* The first frame composited onto the logical screen (8-bit RGB, or RGBA when the frame has a
+ * transparent index or does not cover the screen: outside it is transparent). The screen's
+ * size is checked against max_pixels before anything is allocated; a frame outside the
+ * screen, a missing colour table or image data that ends early is PK_CORRUPT. */
+int pk_gif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, pk_image *out, char *msg);
+
 /* ---- Encoders (to a malloc'd buffer; release with pk_free) ----
  * pixels_len is the buffer's length: shorter than the sizes say is PK_INVALID. */
 
