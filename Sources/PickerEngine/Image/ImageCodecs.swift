@@ -7,6 +7,7 @@ enum ImageCodecs {
     /// Every codec, in sniffing order (AVIF before HEIC: an AVIF file may also carry `mif1`).
     static let all: [any ImageCodec.Type] = [
         JPEGDecoder.self, PNGDecoder.self, WebPDecoder.self, AVIFCodec.self, HEICCodec.self,
+        JXLCodec.self,
     ]
 
     /// The codec of `format`, or nil for a format this build does not read.
