@@ -96,6 +96,12 @@ SELECTION = [
     # photos with Pillow ImageCms and colord-data's profile; their licence is the photos'.
     "colour/swapped-red-green.webp",
     "colour/reference-b-srgb.png",
+    # JPEG XL: one picture stored with codestream orientation 1 and 6 (container, ICC profile),
+    # a truncated container and a ClusterFuzz file whose second frame header is refused.
+    "jxl/kif_orientation1.jxl",
+    "jxl/kif_orientation6.jxl",
+    "jxl/oiio_truncated.jxl",
+    "jxl/jxltd_clusterfuzz-djxl-4816304719134720.jxl",
     # A JPEG header that declares a size over the limit.
     "bombs/jpegdec_max_size.jpg",
     # The smallest full-size camera photo.

@@ -155,8 +155,9 @@ int pk_jxl_info(pk_read_fn read, void *context, int64_t file_size, pk_jxl_header
 /* The first frame (animations: composited), stored orientation, 8-bit RGB or RGBA (straight
  * alpha), converted to sRGB through its data colour profile. The declared size is checked
  * against max_pixels before any buffer. When min_w and min_h are > 0, decoding stops at the
- * first progressive pass (DC, 1/8) whose resolution covers twice min_w x min_h (files coded
- * with such passes: VarDCT, recompressed JPEG): the picture is full size, only that detailed. A file that ends before the frame is complete is corrupt. */
+ * first progressive pass (DC, 1/8) whose resolution covers twice min_w x min_h, in files of at
+ * least 0.5 bytes a pixel (where that is cheaper than finishing: pk_jxl.c): the picture is full
+ * size, only that detailed. A file that ends before the frame is complete is corrupt. */
 int pk_jxl_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int min_w, int min_h, pk_image *out,
                   char *msg);
 
