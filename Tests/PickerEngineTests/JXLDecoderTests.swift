@@ -216,6 +216,35 @@ import PickerTestSupport
         }
     }
 
+    static let cjxl = "/usr/bin/cjxl"
+    static let hasCjxl = FileManager.default.isExecutableFile(atPath: cjxl)
+
+    /// A 22 Mpx camera JPEG recompressed by cjxl (lossless, seconds): decoded on libjxl's thread
+    /// runner (pictures of 4 Mpx and more), it must look like the JPEG itself at pane size.
+    @Test(.enabled(if: hasCjxl, "needs cjxl (apt-get install libjxl-tools)"))
+    func aRecompressedCameraJPEGLooksLikeTheJPEG() throws {
+        let path = "camera-photos/Canon_EOS_5D_Mark_III_22mp.jpg"
+        guard let root = TestCorpus.located?.root, let jpegBytes = TestCorpus.bytes(path: path) else {
+            Issue.record("\(path) is not in the corpus")
+            return
+        }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("cjxl-\(UUID().uuidString).jxl")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try runChild(Self.cjxl, [root.appendingPathComponent(path).path, out.path, "--num_threads=1"])
+        try #require(run.exitCode == 0, "cjxl: \(run)")
+        let jxlBytes = [UInt8](try Data(contentsOf: out))
+        let jxlHeader = try ImageHeaderReader.read(bytes: jxlBytes, name: "canon.jxl")
+        let jpegHeader = try ImageHeaderReader.read(bytes: jpegBytes, name: "canon.jpg")
+        #expect(jxlHeader.storedWidth == 5760 && jxlHeader.storedHeight == 3840 && jxlHeader.format == .jxl)
+        let fit = FitTarget(maxWidth: 600, maxHeight: 400)
+        let ours = try ImageRenderer.fittedUpright(data: jxlBytes, header: jxlHeader, photoName: "canon.jxl", fit: fit,
+                                                  maxPixels: Self.maxPixels)
+        let jpeg = try ImageRenderer.fittedUpright(data: jpegBytes, header: jpegHeader, photoName: "canon.jpg", fit: fit,
+                                                  maxPixels: Self.maxPixels)
+        let diff = try #require(meanAbsoluteDifference(ours, jpeg), "\(ours.size) vs \(jpeg.size)")
+        #expect(diff <= 2, "the recompressed JPEG differs from the JPEG by \(diff)/255 at \(ours.size)")
+    }
+
     @Test func sniffingKnowsTheCodestreamAndTheContainer() {
         #expect(FormatSniffer.sniff([0xFF, 0x0A, 0xFA, 0x1F]) == .jxl)
         #expect(FormatSniffer.sniff(JXLCodec.containerSignature + [0, 0, 0, 0x14]) == .jxl)
