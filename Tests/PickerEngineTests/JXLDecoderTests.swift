@@ -245,6 +245,37 @@ import PickerTestSupport
         #expect(diff <= 2, "the recompressed JPEG differs from the JPEG by \(diff)/255 at \(ours.size)")
     }
 
+    /// kif_orientation1.jxl with an `Exif` box (offset field 0, then TIFF) after its `ftyp` box.
+    func withExifBox(_ bytes: [UInt8], _ tiff: [UInt8]) -> [UInt8] {
+        let contents: [UInt8] = [0, 0, 0, 0] + tiff
+        let size = UInt32(8 + contents.count)
+        let box = [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+            + Array("Exif".utf8) + contents
+        return Array(bytes.prefix(32)) + box + Array(bytes.dropFirst(32))
+    }
+
+    @Test func theDateComesFromAnExifBoxAndItsOrientationIsIgnored() throws {
+        guard let (entry, bytes) = required("jxl/kif_orientation1.jxl") else { return }
+        #expect(Array(bytes[16..<20]) == Array("ftyp".utf8) && Array(bytes[36..<40]) == Array("jxlc".utf8))
+        let tiff = TIFFBuilder.make(littleEndian: false, orientation: 6, dateTimeOriginal: "2023:04:05 06:07:08")
+        let file = withExifBox(bytes, tiff)
+        let header = try ImageHeaderReader.read(bytes: file, name: entry.fileName)
+        #expect(header.dateTimeOriginal == "2023:04:05 06:07:08")
+        // The codestream says orientation 1; the Exif box's 6 does not turn the picture again.
+        #expect(header.orientation == .up && header.storedWidth == 480 && header.storedHeight == 160)
+        let image = try ImageRenderer.decodeUpright(data: file, header: header, photoName: entry.fileName,
+                                                   minimumDisplaySize: nil, maxPixels: Self.maxPixels)
+        #expect(image.size == PixelSize(width: 480, height: 160))
+        #expect(try self.header(entry, bytes).dateTimeOriginal == nil, "the file itself has no Exif box")
+    }
+
+    @Test(.enabled(if: has("jxl/kif_compressed_exif.jxl"), "needs the full corpus (jxl/kif_compressed_exif.jxl)"))
+    func aBrotliCompressedExifBoxIsSkipped() throws {
+        guard let (entry, bytes) = required("jxl/kif_compressed_exif.jxl") else { return }
+        let header = try header(entry, bytes)
+        #expect(header.dateTimeOriginal == nil && header.storedWidth == 842 && header.storedHeight == 469)
+    }
+
     @Test func sniffingKnowsTheCodestreamAndTheContainer() {
         #expect(FormatSniffer.sniff([0xFF, 0x0A, 0xFA, 0x1F]) == .jxl)
         #expect(FormatSniffer.sniff(JXLCodec.containerSignature + [0, 0, 0, 0x14]) == .jxl)
