@@ -29,6 +29,10 @@
  * before the codestream (Exif, XMP) are skipped through, and are rarely more than a few kB. */
 #define PK_JXL_HEADER_CHUNK (16u << 10)
 #define PK_JXL_HEADER_MAX (16u << 20)
+/* Bytes libjxl may leave unconsumed while it waits for the rest of the codestream header (a
+ * SizeHeader and ImageMetadata: a few bytes to a few kB); beyond this the file is refused, so a
+ * hostile one cannot make each step copy megabytes. */
+#define PK_JXL_HEADER_PENDING_MAX (1u << 20)
 
 /* Larger data profiles are left out (the picture shows as if sRGB); pk_colour refuses >4 MiB. */
 #define PK_JXL_ICC_MAX (4u << 20)
@@ -78,6 +82,8 @@ typedef struct pk_jxl_feed {
 static int pk_jxl_feed_more(JxlDecoder *dec, pk_jxl_feed *feed, char *msg) {
     size_t unconsumed = feed->buffer ? JxlDecoderReleaseInput(dec) : 0;
     if (unconsumed > feed->held) unconsumed = feed->held;
+    if (unconsumed > PK_JXL_HEADER_PENDING_MAX)
+        return pk_jxl_corrupt(msg, "its image header does not end within 1 MiB");
     if (feed->position >= feed->size)
         return pk_jxl_corrupt(msg, "truncated: the file ends before its image header");
     if (feed->position >= (int64_t)PK_JXL_HEADER_MAX)
@@ -224,7 +230,8 @@ static int pk_jxl_on_out_buffer(pk_jxl_job *job, char *msg) {
  * 0.06 B/px: 1.16x; its recompressed JPEG: 1.2x). Measured single-threaded, CPU time. */
 static void pk_jxl_on_progression(pk_jxl_job *job) {
     size_t ratio = JxlDecoderGetIntendedDownsamplingRatio(job->dec);
-    if (ratio < 2 || !job->pixels) return;
+    /* Animations decode their first frame whole: its successor's header is checked after it. */
+    if (ratio < 2 || !job->pixels || job->animated) return;
     if ((size_t)job->width < 2 * ratio * (size_t)job->min_w || (size_t)job->height < 2 * ratio * (size_t)job->min_h)
         return;
     if (job->file_bytes < PK_JXL_DC_MIN_BYTES_PER_2PX * ((size_t)job->width * (size_t)job->height / 2)) return;
