@@ -102,6 +102,12 @@ SELECTION = [
     "gif/imagegif_interlaced.gif",
     "gif/oiio_tahoe-tiny.gif",
     "gif/imagegif_issue-117-out-of-range.gif",
+    # JPEG XL: one picture stored with codestream orientation 1 and 6 (container, ICC profile),
+    # a truncated container and a ClusterFuzz file whose second frame header is refused.
+    "jxl/kif_orientation1.jxl",
+    "jxl/kif_orientation6.jxl",
+    "jxl/oiio_truncated.jxl",
+    "jxl/jxltd_clusterfuzz-djxl-4816304719134720.jxl",
     # A JPEG header that declares a size over the limit.
     "bombs/jpegdec_max_size.jpg",
     # The smallest full-size camera photo.

@@ -51,6 +51,24 @@ def gif_screen(width, height):
             + b"\x2c" + struct.pack("<HHHHB", 0, 0, 1, 1, 0) + b"\x02\x02\x44\x01\x00" + b"\x3b")
 
 
+def jxl_codestream(width, height):
+    """A bare JPEG XL codestream: signature, a SizeHeader declaring width x height (30-bit fields),
+    default ImageMetadata, then zeros (no frame): a header and no picture."""
+    bits = []
+
+    def put_bits(value, count):  # JPEG XL packs fields least significant bit first
+        bits.extend((value >> i) & 1 for i in range(count))
+
+    put_bits(0, 1)                               # small (div8): no
+    put_bits(3, 2); put_bits(height - 1, 30)     # ysize_minus1: U32 selector 3, Bits(30)
+    put_bits(0, 3)                               # ratio 0: xsize follows
+    put_bits(3, 2); put_bits(width - 1, 30)      # xsize_minus1
+    put_bits(1, 1)                               # ImageMetadata all_default
+    bits.extend([0] * (-len(bits) % 8))
+    body = bytes(sum(bits[i + j] << j for j in range(8)) for i in range(0, len(bits), 8))
+    return b"\xff\x0a" + body + b"\x00" * 16
+
+
 def image_seeds():
     fixtures = os.path.join(ROOT, "Tests", "Fixtures")
     for rel in ["pngsuite/basn2c08.png", "pngsuite/basn6a08.png", "pngsuite/basi0g16.png",
@@ -61,12 +79,15 @@ def image_seeds():
                 "exif-orientation/hopper_orientation_6.webp",
                 "webp/mei_fuzz_crash-1c881e4b93d62a1bd98138a5be0c45d134e24812.webp",
                 "gif/sharp_grey-plus-alpha.gif", "gif/oiio_tahoe-tiny.gif",
-                "gif/imagegif_issue-117-out-of-range.gif"]:
+                "gif/imagegif_issue-117-out-of-range.gif",
+                "jxl/kif_orientation6.jxl", "jxl/oiio_truncated.jxl",
+                "jxl/jxltd_clusterfuzz-djxl-4816304719134720.jxl"]:
         src = os.path.join(fixtures, rel)
         shutil.copyfile(src, os.path.join(HERE, "image", "fixture-" + rel.replace("/", "-")))
     # Declared sizes over the daemon's 200 Mpx cap: refused as image_too_large before allocating.
     put("image", "gif-screen-65535x65535.gif", gif_screen(65535, 65535))
     put("image", "jpeg-declares-65535x65535.jpg", jpeg_sof(65535, 65535))
+    put("image", "jxl-declares-30000x30000.jxl", jxl_codestream(30000, 30000))
     put("image", "png-declares-20000x20000.png", png(20000, 20000, idat=False))
     put("image", "webp-declares-16384x16384.webp", webp_vp8x(16384, 16384))
     # Between the fuzzing cap (4 Mpx) and 200 Mpx: the same branch with the smaller cap.

@@ -34,6 +34,7 @@ from pickerd_client.wire import MessageType as T  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 PANE = (600, 400)
 HEIC_BENCH_FILE = "heic/ianare_iphone_13_pro_max.heic"
+JXL_BENCH_FILE = "jxl/immich_8bit-sRGB.jxl"  # the corpus's one real JPEG XL photo (1440x1080, 1.7 MB)
 # Colour rows: corpus files with an embedded ICC profile, each beside a copy without it.
 COLOUR_BENCH_FILES = ("colour/adobergb.jpg", "colour/prophoto.png")
 
@@ -221,6 +222,10 @@ class Bench:
             os.makedirs(os.path.join(self.lib, "heic"), exist_ok=True)
             shutil.copyfile(heic, os.path.join(self.lib, "heic", os.path.basename(heic)))
         self.make_gif_album()
+        jxl = os.path.join(self.args.testdata, JXL_BENCH_FILE)
+        if os.path.exists(jxl):
+            os.makedirs(os.path.join(self.lib, "jxl"), exist_ok=True)
+            shutil.copyfile(jxl, os.path.join(self.lib, "jxl", os.path.basename(jxl)))
         self.grid = sorted(os.listdir(os.path.join(self.lib, "grid")))
         # Colour rows: each profiled file and the same bytes without the profile.
         for rel in COLOUR_BENCH_FILES:
@@ -393,6 +398,24 @@ class Bench:
                                   times=times, ref_name="vipsthumbnail", n=runs))
         self.notes.append("GIF rows: vipsthumbnail -s 600x400 upscales the 320x240 file to 533x400 (pickerd never "
                           "upscales), so that row times start-up and GIF reading more than resampling.")
+    def jxl_scenario(self, sock, runs):
+        """JPEG XL -> 600x400, cold, against vipsthumbnail (Debian's vips 8.14 reads JXL through the
+        same libjxl 0.7, with its own threads)."""
+        album = os.path.join(self.lib, "jxl")
+        names = sorted(os.listdir(album)) if os.path.isdir(album) else []
+        if not names:
+            self.notes.append(f"JPEG XL row skipped: the corpus has no {JXL_BENCH_FILE}.")
+            return
+        name = names[0]
+        src = os.path.join(album, name)
+        must(self.ctl(sock, "select-album", "jxl"))
+        must(self.ctl(sock, "select-photo", name))
+        times = {"pickerd": [], "ref": []}
+        for i in range(runs):
+            times["pickerd"].append(self.t_pickerd(sock, "jxl", name, os.path.join(self.out, f"jxl-pickerd-{i}.png")))
+            times["ref"].append(self.t_vips(src, os.path.join(self.out, f"jxl-vips-{i}.png")))
+        self.rows.append(dict(label="cold get-image --no-cache, JPEG XL 1.6 MP (lossless-class, immich) -> 600x400",
+                              times=times, ref_name="vipsthumbnail", n=runs))
 
     def colour_scenario(self, sock, runs):
         """Colour-managed files against the tools (Debian's vipsthumbnail with default options does
@@ -723,6 +746,7 @@ class Bench:
         must(self.ctl(sock, "session", "new", "--width", str(PANE[0]), "--height", str(PANE[1])))
         # warm the page cache for every file once
         for d in ("camera", "big", "grid", "heic", "gif", "colour"):
+        for d in ("camera", "big", "grid", "heic", "jxl", "colour"):
             if not os.path.isdir(os.path.join(self.lib, d)):
                 continue
             for f in os.listdir(os.path.join(self.lib, d)):
@@ -750,6 +774,9 @@ class Bench:
         if want("gif"):
             print("bench: GIF", file=sys.stderr)
             self.gif_scenario(sock, big_runs)
+        if want("jxl"):
+            print("bench: JPEG XL", file=sys.stderr)
+            self.jxl_scenario(sock, big_runs)
         if want("colour"):
             print("bench: colour management", file=sys.stderr)
             self.colour_scenario(sock, big_runs)
@@ -828,6 +855,7 @@ def main():
     ap.add_argument("--package", default=os.path.normpath(os.path.join(HERE, "../..")),
                     help="the pickerd package, to build a static pickerctl for comparison ('' to skip)")
     ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,gif,colour,warm,browsing,ping,thumbs,memory")
+    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,jxl,colour,warm,browsing,ping,thumbs,memory")
     a = ap.parse_args()
     if a.testdata is None:
         sys.path.insert(0, os.path.join(HERE, ".."))

@@ -8,6 +8,7 @@ enum ImageCodecs {
     static let all: [any ImageCodec.Type] = [
         JPEGDecoder.self, PNGDecoder.self, WebPDecoder.self, AVIFCodec.self, HEICCodec.self,
         GIFCodec.self,
+        JXLCodec.self,
     ]
 
     /// The codec of `format`, or nil for a format this build does not read.
