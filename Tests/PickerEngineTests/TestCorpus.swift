@@ -122,6 +122,7 @@ enum TestCorpus {
             return .webp
         }
         if let heif = FormatSniffer.sniff(bytes), heif == .heic || heif == .avif { return heif }
+        if FormatSniffer.sniff(bytes) == .raw { return .raw }
         switch (path as NSString).pathExtension.lowercased() {
         case "jpg", "jpeg": return .jpeg
         case "png": return .png
