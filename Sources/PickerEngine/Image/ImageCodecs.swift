@@ -7,8 +7,7 @@ enum ImageCodecs {
     /// Every codec, in sniffing order (AVIF before HEIC: an AVIF file may also carry `mif1`;
     /// RAW before both: CR3 is an ISO media file too, told by its `crx ` major brand).
     static let all: [any ImageCodec.Type] = [
-        JPEGDecoder.self, PNGDecoder.self, WebPDecoder.self, AVIFCodec.self, HEICCodec.self,
-        RAWCodec.self,
+        JPEGDecoder.self, PNGDecoder.self, WebPDecoder.self, RAWCodec.self, AVIFCodec.self, HEICCodec.self,
     ]
 
     /// The codec of `format`, or nil for a format this build does not read.
