@@ -35,8 +35,12 @@ def kind(head):
         return "png"
     if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
         return "webp"
+    if head[4:12] == b"ftypcrx ":  # CR3: the raw target
+        return "raw"
     if head[4:8] == b"ftyp":  # HEIC/AVIF (and broken HEIF files): the heif target
         return "heif"
+    if head[:4] in (b"II*\x00", b"MM\x00*", b"IIRO", b"IIRS", b"MMOR", b"IIU\x00") or head[:12] == b"FUJIFILMCCD-":
+        return "raw"  # camera RAW (TIFF-based, ORF, RW2, RAF)
     return None
 
 
