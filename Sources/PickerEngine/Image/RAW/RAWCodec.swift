@@ -50,6 +50,28 @@ enum RAWCodec: ImageCodec {
         }
     }
 
+    /// A pane: the largest preview that covers `size`, decoded and resampled in one streaming pass
+    /// (`JPEGDecoder.decodeFitted`) to exactly `size`; else decoded as `decode` does and resampled.
+    static func decodeFitted(_ data: [UInt8], stored: PixelSize, size: PixelSize, maxPixels: Int,
+                             photoName: String) throws(PickerError) -> PixelImage {
+        var source = InMemoryBytes(data: data)
+        if let layout = try? self.layout(&source) {
+            let candidates = RAWPreviewChoice.candidates(layout, data: data)
+            for candidate in RAWPreviewChoice.ordered(candidates, covering: size, purpose: .picture) {
+                let denominator = ShrinkFactor.jpegDenominator(stored: candidate.size, target: size)
+                if let image = try? JPEGDecoder.decodeFitted(Array(data[candidate.preview.range]), scaleDenominator: denominator,
+                                                             size: size, maxPixels: maxPixels, photoName: photoName) {
+                    return image
+                }
+            }
+        }
+        let decoded = try decode(data, stored: stored, storedTarget: size, maxPixels: maxPixels,
+                                 embeddedThumbnail: false, photoName: photoName)
+        return try ImageRenderer.named(photoName) { () throws(PickerError) in
+            try Resampler.resample(decoded, to: size)
+        }
+    }
+
     /// Previews lie anywhere in the file, most within its first megabytes (CR3's PRVW at ~100 KB,
     /// DNG's and NEF's before the sensor data, CR2's in IFD0).
     static var embeddedThumbnailPrefix: Int { 4 << 20 }

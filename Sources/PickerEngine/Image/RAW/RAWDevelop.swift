@@ -24,6 +24,7 @@ enum RAWDevelop {
             throw PickerError(.corruptImage, "\(photoName): corrupt RAW data: no usable embedded preview, and the "
                               + "sensor data is missing (\(held) bytes for a \(layout.size) picture)")
         }
+        try checkLossyTiles(data, layout: layout, photoName: photoName)
         let half = storedTarget.map { 2 * $0.width <= layout.size.width && 2 * $0.height <= layout.size.height } ?? false
         var message = CodecResult.messageBuffer()
         var image = pk_image()
@@ -38,5 +39,21 @@ enum RAWDevelop {
             throw PickerError(.internal, "\(photoName): LibRaw returned no pixels")
         }
         return result
+    }
+
+    /// Lossy DNG keeps its sensor data as JPEG tiles: each must decode here first (at 1/8, which still
+    /// reads all entropy data), because LibRaw 0.20.2 leaks libjpeg's decoder when a tile is damaged
+    /// (found by the raw fuzz target: `lossy_dng_load_raw` never destroys it on its error path).
+    static func checkLossyTiles(_ data: [UInt8], layout: RAWLayout, photoName: String) throws(PickerError) {
+        guard layout.sensorCompression == 34892, let tiles = layout.sensorData else { return }
+        for (index, tile) in tiles.enumerated() {
+            do throws(PickerError) {
+                _ = try JPEGDecoder.decode(Array(data[tile]), scaleDenominator: 8, maxPixels: 64 << 20, photoName: photoName)
+            } catch {
+                let why = error.message.hasPrefix("\(photoName): ") ? String(error.message.dropFirst(photoName.count + 2)) : error.message
+                throw PickerError(.corruptImage, "\(photoName): corrupt RAW data: sensor tile \(index + 1) of \(tiles.count) "
+                                  + "does not decode (\(why))")
+            }
+        }
     }
 }

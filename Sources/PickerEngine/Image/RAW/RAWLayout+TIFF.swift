@@ -35,6 +35,7 @@ extension RAWLayout {
             previews(in: directory, walk: walk, isSensor: directory.offset == sensor?.offset, &source)
         }
         layout.sensorData = sensor.flatMap { sensorRanges($0, walk: walk, kind: kind, &source) }
+        layout.sensorCompression = sensor.flatMap { walk.int($0.entries[Tag.compression], &source) }
         return layout
     }
 

@@ -17,6 +17,8 @@ struct RAWLayout: Sendable {
     /// The strips or tiles of the sensor data, each inside the file; nil when they were not
     /// found (LibRaw is then not asked to develop: it would read whatever lies there).
     var sensorData: [Range<Int>]?
+    /// The sensor IFD's TIFF compression (34892: lossy DNG, JPEG tiles), when known.
+    var sensorCompression: Int?
 
     /// True when the sensor data's ranges hold at least what a compressed sensor of `size`
     /// needs (1/32 byte a pixel: far below any real encoding, far above a stripped stub).

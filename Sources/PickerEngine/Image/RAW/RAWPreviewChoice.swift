@@ -37,13 +37,18 @@ enum RAWPreviewChoice {
     /// shrunk on load but still covering it; nil when none does.
     static func decode(_ candidates: [Candidate], covering target: PixelSize, purpose: Purpose, data: [UInt8],
                        maxPixels: Int, photoName: String) -> PixelImage? {
-        let covering = candidates.filter { $0.size.width >= target.width && $0.size.height >= target.height }
-        for candidate in purpose == .cell ? covering : covering.reversed() {
+        for candidate in ordered(candidates, covering: target, purpose: purpose) {
             if let image = decode(candidate, target: target, data: data, maxPixels: maxPixels, photoName: photoName) {
                 return image
             }
         }
         return nil
+    }
+
+    /// The candidates that cover `target`, in the order `purpose` tries them.
+    static func ordered(_ candidates: [Candidate], covering target: PixelSize, purpose: Purpose) -> [Candidate] {
+        let covering = candidates.filter { $0.size.width >= target.width && $0.size.height >= target.height }
+        return purpose == .cell ? covering : covering.reversed()
     }
 
     /// The largest candidate that decodes, when it is big enough to stand in for a picture that
