@@ -103,6 +103,35 @@ import PickerTestSupport
         #expect(diff < turned / 2, "the develop differs from the preview by \(diff)/255 (turned over: \(turned))")
     }
 
+    /// LibRaw 0.20.2 leaks libjpeg's decompressor on a damaged lossy-DNG tile (the raw fuzz target's
+    /// first finding), so every tile must decode here before LibRaw is asked: a tile cut to SOI+EOI is
+    /// refused by name, and LibRaw never sees the file.
+    @Test func aLossyDNGWithADamagedTileIsRefusedBeforeLibRaw() throws {
+        guard let (entry, bytes, _) = TestCorpus.required(Self.dng) else { return }
+        var source = InMemoryBytes(data: bytes)
+        let layout = try RAWLayout.read(&source, kind: .tiff)
+        #expect(layout.kind == .dng && layout.sensorCompression == 34892, "\(layout.kind) \(String(describing: layout.sensorCompression))")
+        let tile = try #require(layout.sensorData?.first, "no sensor tiles found")
+        var damaged = bytes
+        damaged.replaceSubrange(tile.lowerBound..<(tile.lowerBound + 4), with: [0xFF, 0xD8, 0xFF, 0xD9])
+        let header = try header(entry, damaged)
+        do throws(PickerError) {
+            let image = try ImageDecoder.decode(damaged, header: header, photoName: entry.fileName, storedTarget: nil,
+                                                maxPixels: Self.maxPixels)
+            // The 1024x683 preview may stand in; LibRaw's develop must not have run.
+            #expect(image.size == PixelSize(width: 1024, height: 683), "a damaged tile was developed: \(image.size)")
+        } catch {
+            Issue.record("the preview should stand in for the undevelopable picture: \(error)")
+        }
+        do throws(PickerError) {
+            _ = try RAWDevelop.develop(damaged, layout: layout, storedTarget: nil, maxPixels: Self.maxPixels,
+                                       photoName: entry.fileName)
+            Issue.record("LibRaw was asked to develop a damaged tile")
+        } catch {
+            #expect(error.code == .corruptImage && error.message.contains("sensor tile 1 of"), "\(error)")
+        }
+    }
+
     /// Stripped stubs and the damaged RW2: a clear error naming the photo, at any size, never a picture.
     @Test func everyRAWTheManifestRejectsIsRefusedWithAClearError() throws {
         let rejects = TestCorpus.entries(where: { $0.category == "raw" && $0.expect == "reject" },
