@@ -400,7 +400,7 @@ class Bench:
         per_cell = []
         for rep in range(runs):
             gp, gsock = self.start_daemon(f"rawgrid{rep}", fresh_cache=True)
-            side = 5 * CELL + 4 * 10
+            side = 10 * CELL + 9 * 10  # room for 100 cells, as the grid row: every RAW cell is drawn
             must(self.ctl(gsock, "session", "new", "--width", str(side), "--height", str(side)))
             must(self.ctl(gsock, "select-album", "rawgrid"))
             t = must(self.ctl(gsock, "-o", os.path.join(self.out, "rawgrid.png"), "thumbnails", "--size", str(CELL)))
