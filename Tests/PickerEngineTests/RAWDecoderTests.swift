@@ -69,6 +69,24 @@ import PickerTestSupport
         #expect(image.size == PixelSize(width: 1620, height: 1080), "\(image.size)")
     }
 
+    /// A complete CR3 keeps a full-size JPEG as its first track's sample; the cut-off one keeps only its
+    /// first bytes (past the end: not a preview). Completed here with the PRVW JPEG as that sample.
+    @Test func aCR3sFirstTrackJPEGIsAPreviewOnlyWhenItIsInsideTheFile() throws {
+        guard let (_, bytes, _) = TestCorpus.required(Self.cr3) else { return }
+        var source = InMemoryBytes(data: bytes)
+        let cut = try RAWLayout.read(&source, kind: .cr3)
+        #expect(cut.previews.count == 2, "THMB and PRVW only: \(cut.previews)")
+        // The track sample starts at 336384 (co64) and runs 0x1bdb01 bytes (stsz): put a JPEG there.
+        let prvw = try #require(cut.previews.map(\.range).max { $0.count < $1.count })
+        let start = 336_384
+        var complete = Array(bytes[0..<start]) + Array(bytes[prvw])
+        complete += [UInt8](repeating: 0, count: 0x1B_DB01 - prvw.count)
+        var whole = InMemoryBytes(data: complete)
+        let layout = try RAWLayout.read(&whole, kind: .cr3)
+        #expect(layout.previews.map(\.range).contains(start..<(start + 0x1B_DB01)), "\(layout.previews)")
+        #expect(RAWPreviewChoice.candidates(layout, data: complete).count == 2, "PRVW and the track JPEG (THMB is 4:3)")
+    }
+
     @Test func gridCellsTakeTheSmallestPreviewThatCoversThem() throws {
         for path in [Self.dng, Self.cr3] {
             guard let (entry, bytes, _) = TestCorpus.required(path) else { continue }

@@ -68,9 +68,40 @@ enum CR3Boxes {
             boxes(in: (box.payload.lowerBound + 24)..<box.payload.upperBound, &source).filter { $0.type == "PRVW" }
         }
         layout.previews = (thumbnails + previewBoxes).compactMap { jpeg(in: $0, &source) }
+            + trackJPEGs(in: moov, &source)
         // LibRaw 0.20 cannot read CR3: the sensor data is never handed to it.
         layout.sensorData = nil
         return layout
+    }
+
+    /// The first sample of each `trak` that is a JPEG wholly inside the file: in a complete CR3 the first
+    /// track holds the full-size JPEG (5472x3648 for the R6), the others the sensor data. A file cut
+    /// off inside `mdat` keeps none of them.
+    private static func trackJPEGs<S: RAWByteSource>(in moov: Box, _ source: inout S) -> [RAWPreview] {
+        boxes(in: moov.payload, &source).filter { $0.type == "trak" }.compactMap { trak in
+            let path = ["mdia", "minf", "stbl"]
+            var box: Box? = trak
+            for type in path { box = box.flatMap { b in boxes(in: b.payload, &source).first { $0.type == type } } }
+            guard let stbl = box else { return nil }
+            let tables = boxes(in: stbl.payload, &source)
+            guard let stsz = tables.first(where: { $0.type == "stsz" }),
+                  let offset = firstChunkOffset(tables, &source) else { return nil }
+            // stsz: version and flags, a sample size for all samples (0: a table follows), the count.
+            var size = source.u32(at: stsz.payload.lowerBound + 4, bigEndian: true) ?? 0
+            if size == 0 { size = source.u32(at: stsz.payload.lowerBound + 12, bigEndian: true) ?? 0 }
+            guard size > 2, source.contains(offset: offset, count: size),
+                  source.bytes(at: offset, count: 2) == [0xFF, 0xD8] else { return nil }
+            return RAWPreview(range: offset..<(offset + size))
+        }
+    }
+
+    /// The first entry of `co64` (64-bit) or `stco` (32-bit): version and flags, a count, the offsets.
+    private static func firstChunkOffset<S: RAWByteSource>(_ tables: [Box], _ source: inout S) -> Int? {
+        if let co64 = tables.first(where: { $0.type == "co64" }),
+           let wide = source.u64be(at: co64.payload.lowerBound + 8), wide <= UInt64(Int.max) {
+            return Int(wide)
+        }
+        return tables.first(where: { $0.type == "stco" }).flatMap { source.u32(at: $0.payload.lowerBound + 8, bigEndian: true) }
     }
 
     private static func isUUID<S: RAWByteSource>(_ box: Box, _ uuid: [UInt8], _ source: inout S) -> Bool {
