@@ -37,10 +37,14 @@ def kind(head):
         return "webp"
     if head[:6] in (b"GIF87a", b"GIF89a"):
         return "gif"
+    if head[4:12] == b"ftypcrx ":  # CR3: the raw target
+        return "raw"
     if head[4:8] == b"ftyp":  # HEIC/AVIF (and broken HEIF files): the heif target
         return "heif"
     if head[:2] == b"\xff\x0a" or head[:12] == b"\x00\x00\x00\x0cJXL \r\n\x87\n":  # JPEG XL
         return "jxl"
+    if head[:4] in (b"II*\x00", b"MM\x00*", b"IIRO", b"IIRS", b"MMOR", b"IIU\x00") or head[:12] == b"FUJIFILMCCD-":
+        return "raw"  # camera RAW (TIFF-based, ORF, RW2, RAF)
     return None
 
 

@@ -112,6 +112,13 @@ SELECTION = [
     "bombs/jpegdec_max_size.jpg",
     # The smallest full-size camera photo.
     "camera-photos/Canon_EOS_5D_Mark_III_22mp.jpg",
+    # Camera RAW: a complete DNG (shown by its 1024x683 preview), a CR3 cut off inside mdat
+    # whose 1620x1080 preview is intact, and two stripped stubs that must be refused (a NEF
+    # whose previews are 18-29 byte placeholders, an RW2 that LibRaw develops into noise).
+    "raw/photoprism_canon_eos_6d.dng",
+    "raw/nomexif_canon-r6_truncated.cr3",
+    "raw/exiftool_Nikon_D70.nef",
+    "raw/exiftool_Panasonic_DMC-LX3.rw2",
 ]
 
 

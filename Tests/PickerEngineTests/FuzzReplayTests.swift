@@ -12,6 +12,10 @@ import Testing
         try replay("image", ImageFuzzEntry.run)
     }
 
+    @Test func rawContainerCorpusReplaysWithoutFindings() throws {
+        try replay("raw", RAWFuzzEntry.run)
+    }
+
     @Test func pngTextCorpusReplaysWithoutFindings() throws {
         try replay("pngtext", PNGTextFuzzEntry.run)
     }

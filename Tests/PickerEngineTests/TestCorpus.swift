@@ -121,7 +121,7 @@ enum TestCorpus {
         if bytes.count >= 12, bytes[0...3].elementsEqual("RIFF".utf8), bytes[8...11].elementsEqual("WEBP".utf8) {
             return .webp
         }
-        if let sniffed = FormatSniffer.sniff(bytes), [.heic, .avif, .gif, .jxl].contains(sniffed) { return sniffed }
+        if let sniffed = FormatSniffer.sniff(bytes), [.heic, .avif, .gif, .jxl, .raw].contains(sniffed) { return sniffed }
         switch (path as NSString).pathExtension.lowercased() {
         case "jpg", "jpeg": return .jpeg
         case "png": return .png

@@ -149,7 +149,41 @@ def handshake_seeds():
     put("handshake", "oversized-length.bin", b"\x40" + hello + b"\xff\xff\xff\xff\x01")
 
 
+def tiff(entries, ifd_offset=8, extra=b"", next_ifd=0):
+    """A little-endian TIFF: header, one IFD at ifd_offset (entries: tag, type, count, value), extra bytes."""
+    head = b"II*\x00" + struct.pack("<I", ifd_offset)
+    body = head.ljust(ifd_offset, b"\x00") + struct.pack("<H", len(entries))
+    body += b"".join(struct.pack("<HHII", *e) for e in entries) + struct.pack("<I", next_ifd)
+    return body + extra
+
+
+CAMERA = [(0x010F, 7, 4, 0x4E4F4B49), (0xC612, 1, 4, 0x00000401), (0x0100, 4, 1, 64), (0x0101, 4, 1, 48)]
+
+
+def raw_seeds():
+    # A DNG-like file whose preview is a real JPEG (the tiny JPEG of the image seeds has no scan:
+    # it reaches the preview decoder and is refused there).
+    jpeg = jpeg_sof(64, 48)
+    put("raw", "dng-preview-ifd0.dng", tiff(CAMERA + [(0x0201, 4, 1, 8 + 2 + 6 * 12 + 4), (0x0202, 4, 1, len(jpeg))],
+                                            extra=jpeg))
+    put("raw", "dng-ifd-loop.dng", tiff(CAMERA + [(0x014A, 4, 1, 8), (0x8769, 4, 1, 8)], next_ifd=8))
+    put("raw", "dng-ifd0-past-end.dng", b"II*\x00\x00\xff\xff\xff" + b"\x00" * 16)
+    put("raw", "dng-absurd-counts.dng", tiff(CAMERA + [(0x0106, 3, 1, 32803), (0x0111, 4, 0x3FFFFFFF, 8),
+                                                     (0x0117, 4, 0x3FFFFFFF, 8), (0x0201, 4, 1, 0xFFFFFFF0),
+                                                     (0x0202, 4, 1, 0x7FFFFFFF)]))
+    put("raw", "dng-sensor-strip-past-end.dng", tiff(CAMERA + [(0x0106, 3, 1, 32803), (0x0111, 4, 1, 0x7FFFFFF0),
+                                                             (0x0117, 4, 1, 0x10)]))
+    put("raw", "cr3-boxes-past-end.cr3", struct.pack(">I", 24) + b"ftypcrx " + struct.pack(">I", 1) + b"crx isom"
+        + b"\xff\xff\xff\xf0moov" + struct.pack(">I", 1) + b"uuid" + b"\xff" * 8)
+    put("raw", "rw2-header-only.rw2", b"IIU\x00\x08\x00\x00\x00" + b"\x00" * 8)
+    put("raw", "raf-offsets-past-end.raf", b"FUJIFILMCCD-RAW 0201FF383501".ljust(84, b"\x00")
+        + struct.pack(">II", 0xFFFFFF00, 0x1000) + b"\x00" * 32)
+    for name in ("exiftool_Nikon_D70.nef", "exiftool_Panasonic_DMC-LX3.rw2"):
+        shutil.copyfile(os.path.join(ROOT, "Tests", "Fixtures", "raw", name), os.path.join(HERE, "raw", "fixture-raw-" + name))
+
+
 if __name__ == "__main__":
+    raw_seeds()
     image_seeds()
     pngtext_seeds()
     sessions_seeds()
@@ -157,4 +191,4 @@ if __name__ == "__main__":
     regression = os.path.join(ROOT, "Tests", "Regressions", "png-text-chunk-length-2gb.png")
     for target in ("image", "pngtext"):
         shutil.copyfile(regression, os.path.join(HERE, target, "png-text-chunk-length-2gb.png"))
-    print("make_seeds.py: wrote", sum(len(os.listdir(os.path.join(HERE, t))) for t in ("image", "pngtext", "sessions", "handshake")), "files")
+    print("make_seeds.py: wrote", sum(len(os.listdir(os.path.join(HERE, t))) for t in ("image", "raw", "pngtext", "sessions", "handshake")), "files")

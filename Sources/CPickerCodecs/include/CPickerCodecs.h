@@ -224,6 +224,7 @@ void pk_fill_rgb(uint8_t *canvas, size_t canvas_len, int width, int height, uint
 #include "pk_colour.h"
 #include "pk_md5.h"
 #include "pk_png_text.h"
+#include "pk_raw.h"
 #include "pk_work.h"
 
 #endif

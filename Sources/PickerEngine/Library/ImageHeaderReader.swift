@@ -85,6 +85,7 @@ public enum ImageHeaderReader {
             if let e = source.readError {
                 throw PickerError(.ioError, "cannot read '\(name)': \(e.errno)")
             }
+            if error.unsupported { throw PickerError(.unsupportedImage, "'\(name)' \(error.reason)") }
             throw PickerError(.corruptImage, "'\(name)' is a damaged \(format.displayName) file: \(error.reason)")
         }
     }
@@ -114,5 +115,11 @@ extension ImageHeaderReader {
 /// Why a header could not be read; turned into a `PickerError` naming the file.
 struct HeaderParseError: Error {
     var reason: String
-    init(_ reason: String) { self.reason = reason }
+    /// True when the file is of a kind pickerd does not read (a plain TIFF sniffed as a possible RAW):
+    /// reported as `.unsupportedImage`, "'name' <reason>", not as damage.
+    var unsupported = false
+    init(_ reason: String, unsupported: Bool = false) {
+        self.reason = reason
+        self.unsupported = unsupported
+    }
 }
