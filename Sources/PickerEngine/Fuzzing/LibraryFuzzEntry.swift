@@ -19,7 +19,8 @@ import Synchronization
 ///
 /// Inputs come from `StructureMutator` (the libFuzzer target's custom mutator) as well as
 /// libFuzzer's byte mutations. One service and library folder serve every run (made on first use
-/// in `$TMPDIR`); each run renames a new file into place, so every run is a new file version.
+/// in `$TMPDIR`, removed when the process exits normally); each run renames a new file into
+/// place, so every run is a new file version.
 public enum LibraryFuzzEntry {
     /// The configured cap of the service under test: small, so an accepted header costs a few MB.
     public static let fuzzMaxPixels = 4_000_000
@@ -38,6 +39,8 @@ public enum LibraryFuzzEntry {
     /// The library folder, its index and the service, made once.
     final class Harness: Sendable {
         static let shared: Harness? = Harness()
+        /// The temporary folder holding the library and its index.
+        let folder: String
         let root: String
         let service: PickerService
         /// The index, used under this lock: one run at a time.
@@ -48,6 +51,8 @@ public enum LibraryFuzzEntry {
             var template = Array(base.utf8CString)
             guard let made = mkdtemp(&template) else { return nil }
             let folder = String(cString: made)
+            self.folder = folder
+            atexit { Harness.shared.map { removeTree($0.folder) } }
             root = folder + "/library"
             guard mkdir(root, 0o700) == 0, mkdir(root + "/A", 0o700) == 0, mkdir(folder + "/index", 0o700) == 0 else { return nil }
             var configuration = EngineConfiguration(libraryRoot: root, stateDirectory: nil, cacheBytes: 8 << 20,
@@ -146,6 +151,20 @@ public enum LibraryFuzzEntry {
             }
         }
     }
+}
+
+/// Removes `path` and everything beneath it (a folder this process made; symlinks are unlinked, not followed).
+private func removeTree(_ path: String) {
+    if let dir = opendir(path) {
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
+            let child = path + "/" + name
+            if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
+        }
+        closedir(dir)
+    }
+    rmdir(path)
 }
 
 /// `$TMPDIR` (else /tmp) without Foundation.
