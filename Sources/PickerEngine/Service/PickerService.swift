@@ -31,7 +31,8 @@ public final class PickerService: Sendable {
         let prefetcher = Prefetcher(pool: pool, enabled: configuration.prefetch)
         self.prefetcher = prefetcher
         self.events = { prefetcher.observe($0); events($0) }
-        let library = PhotoLibrary(root: configuration.libraryRoot, maxPhotoBytes: configuration.maxPhotoBytes, pool: pool)
+        let library = PhotoLibrary(root: configuration.libraryRoot, maxPhotoBytes: configuration.maxPhotoBytes, pool: pool,
+                                   maxPixels: configuration.maxPixels)
         self.library = library
         let budget = WorkBudget(capacityBytes: configuration.workBudgetBytes)
         self.budget = budget
@@ -347,7 +348,7 @@ public final class PickerService: Sendable {
                                            output: output.format, maxPixels: configuration.maxPixels)
         let image = try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
             let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-            let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName)
+            let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName, maxPixels: configuration.maxPixels)
             let out = try markingFailures(open) { () throws(PickerError) -> RenderedImage in
                 try ImageRenderer.render(data: bytes, header: header, photoName: photo.fileName, fit: fit,
                                          output: output, maxPixels: configuration.maxPixels)

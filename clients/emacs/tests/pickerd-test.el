@@ -448,5 +448,39 @@
        (kill-buffer origin)
        (ignore-errors (pickerd-request 'sessionClose `((session . ,pickerd-session))))))))
 
+;; pickerd closes connections left idle for --idle-timeout seconds (issue 21 #11): the shared
+;; connection of the library functions must be opened again, even when nothing let Emacs see the
+;; close before the next request (a busy command, no idle time).  Its own daemon, 1-second timeout.
+(ert-deftest pickerd-an-idle-closed-shared-connection-is-opened-again ()
+  (pickerd-test-with-daemon
+   (let* ((dir (make-temp-file "pkel" t))
+          (sock (expand-file-name "s.sock" dir))
+          (album (expand-file-name "lib/A" dir))
+          (process-environment (cons (concat "XDG_CACHE_HOME=" dir "/cache") process-environment))
+          (daemon nil)
+          (pickerd-socket sock)
+          (pickerd--default-connection nil))
+     (unwind-protect
+         (progn
+           (make-directory album t)
+           (copy-file (expand-file-name "../../../Tests/Fixtures/pngsuite/basn2c08.png" pickerd-test-dir)
+                      (expand-file-name "one.png" album))
+           (setq daemon (start-process "pickerd-idle" nil (expand-file-name "pickerd" (getenv "PICKER_BIN_DIR"))
+                                       "--library" (expand-file-name "lib" dir) "--socket" sock
+                                       "--state-dir" (expand-file-name "state" dir) "--idle-timeout" "1"))
+           (should (pickerd-test-wait-for (lambda () (file-exists-p sock))))
+           (should (pickerd-test-wait-for (lambda () (ignore-errors (= 2 (length (pickerd-albums)))))))
+           (let ((first pickerd--default-connection))
+             (should (= 2 (length (pickerd-albums))))
+             ;; Blocked past the timeout and the close, without reading: as a long command is.
+             (call-process "sleep" nil nil nil "3")
+             (should (= 2 (length (pickerd-albums))))
+             (should-not (eq first pickerd--default-connection))))
+       (when pickerd--default-connection (pickerd-close pickerd--default-connection))
+       (when (process-live-p daemon)
+         (signal-process daemon 'SIGTERM)
+         (pickerd-test-wait-for (lambda () (not (process-live-p daemon)))))
+       (delete-directory dir t)))))
+
 (provide 'pickerd-test)
 ;;; pickerd-test.el ends here
