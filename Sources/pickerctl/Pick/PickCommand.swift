@@ -67,9 +67,12 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
     }
     let size = terminal.size()
     let layout = PickLayout(columns: size.columns, rows: size.rows,
-                            cell: CellPixels.resolve(size: size, cellReply: detection.cellPixels, windowReply: detection.windowPixels))
-    let daemon = PickDaemon(connection: connection, session: inv.session)
-    let pane = layout.pixels(of: layout.imagePane)
+                            cell: CellPixels.resolve(size: size, cellReply: detection.cellPixels, windowReply: detection.windowPixels),
+                            pictureLimit: kind == .sixel ? detection.sixelGeometry.map(PictureLimit.init) : nil)
+    let daemon = PickDaemon(connection: connection, session: inv.session) { () throws(ClientError) in
+        try PickerConnection(socketPath: inv.socketPath, clientName: "pickerctl")
+    }
+    let pane = layout.picturePixels(of: layout.imagePane)
     let (session, created) = try daemon.openSession(width: pane.width, height: pane.height, maxSelection: options.maxSelection)
     defer { if created { _ = try? daemon.call(.sessionClose(name: inv.session)) } }
     do throws(ClientError) {

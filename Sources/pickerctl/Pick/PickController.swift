@@ -56,7 +56,7 @@ final class PickController {
             var full = false
             if ready[2] { full = try handleSignals() || full }
             if ready[1] { try handleEvents() }
-            if ready[0] { try handleInput() }
+            if ready[0] { full = try handleInput() || full }
             if outcome == nil { draw(full: full) }
         }
         return outcome ?? .cancelled
@@ -64,15 +64,19 @@ final class PickController {
 
     // MARK: inputs
 
-    private func handleInput() throws(CLIError) {
+    /// Keys and mouse through the model; terminal answers to the layout. Returns whether to redraw fully.
+    private func handleInput() throws(CLIError) -> Bool {
         let bytes = terminal.read()
+        var full = false
         for input in parser.feed(bytes) where outcome == nil {
+            if try takeSixelGeometry(input) { full = true; continue }
             if PhotoPaging.needsWholeAlbum(input, model) { try PhotoPaging.load(&model, count: Int.max, from: daemon) }
             for action in model.handle(input, layout: layout) {
                 try perform(action)
             }
             try PhotoPaging.topUp(&model, paneHeight: layout.photoPane.height, from: daemon)
         }
+        return full
     }
 
     private func perform(_ action: PickAction) throws(CLIError) {
@@ -154,9 +158,27 @@ final class PickController {
         guard resized, outcome == nil else { return false }
         let size = terminal.size()
         layout = PickLayout(columns: size.columns, rows: size.rows,
-                            cell: CellPixels.resolve(size: size, cellReply: layout.cell, windowReply: nil))
-        let pane = layout.pixels(of: layout.imagePane)
+                            cell: CellPixels.resolve(size: size, cellReply: layout.cell, windowReply: nil), pictureLimit: layout.pictureLimit)
+        // xterm's sixel limit follows its window: ask again; the answer comes in with the keys.
+        if layout.pictureLimit != nil { terminal.write(GraphicsDetection.sixelGeometryQuery) }
+        try resizeSession()
+        return true
+    }
+
+    /// The session's pane: the image pane's pixels, within what the terminal draws.
+    private func resizeSession() throws(CLIError) {
+        let pane = layout.picturePixels(of: layout.imagePane)
+        guard pane.width != model.session.width || pane.height != model.session.height else { return }
         model.session = try daemon.state(.sessionResize(name: daemon.session, width: pane.width, height: pane.height))
+    }
+
+    /// A new sixel limit from the terminal (after a resize): refit the pane. Returns whether it changed.
+    private func takeSixelGeometry(_ input: TerminalInput) throws(CLIError) -> Bool {
+        guard case let .sixelGeometry(width, height) = input, layout.pictureLimit != nil else { return false }
+        let limit = PictureLimit(largest: PixelSize(width: width, height: height))
+        guard limit != layout.pictureLimit else { return false }
+        layout.pictureLimit = limit
+        try resizeSession()
         return true
     }
 
