@@ -27,9 +27,10 @@ final class PickController {
     private var renderer = PickRenderer()
     private let pictures: PickPictures
     private var outcome: PickOutcome? = nil
+    private let startsOnAlbums: Bool
 
     init(terminal: TerminalSession, daemon: PickDaemon, events: PickerConnection, signals: SignalDescriptor,
-         backend: GraphicsBackend, layout: PickLayout, session: SessionState, libraryRoot: String, single: Bool) {
+         backend: GraphicsBackend, layout: PickLayout, start: PickStart, libraryRoot: String, single: Bool) {
         self.terminal = terminal
         self.daemon = daemon
         self.events = events
@@ -37,14 +38,24 @@ final class PickController {
         self.backend = backend
         self.layout = layout
         self.libraryRoot = libraryRoot
-        model = PickerModel(session: session, single: single)
+        model = PickerModel(session: start.session, single: single)
+        startsOnAlbums = start.albumIsFallback
         pictures = PickPictures(backend: backend, daemon: daemon)
+    }
+
+    /// The session as pickerd last told it.
+    var session: SessionState { model.session }
+
+    /// The pane size pick asks of the session: its picture pane, within what the terminal draws.
+    var paneSize: PaneSize {
+        let pane = layout.picturePixels(of: layout.imagePane)
+        return PaneSize(width: pane.width, height: pane.height)
     }
 
     /// Loads the lists, draws, and runs until accepted or cancelled.
     func run() throws(CLIError) -> PickOutcome {
         try loadAll()
-        if model.session.photo != nil { model.focus = .photos }
+        if model.session.photo != nil, !startsOnAlbums { model.focus = .photos }
         draw(full: true)
         while outcome == nil {
             let ready: [Bool]
@@ -167,8 +178,8 @@ final class PickController {
 
     /// The session's pane: the image pane's pixels, within what the terminal draws.
     private func resizeSession() throws(CLIError) {
-        let pane = layout.picturePixels(of: layout.imagePane)
-        guard pane.width != model.session.width || pane.height != model.session.height else { return }
+        let pane = paneSize
+        guard pane != PaneSize(width: model.session.width, height: model.session.height) else { return }
         model.session = try daemon.state(.sessionResize(name: daemon.session, width: pane.width, height: pane.height))
     }
 

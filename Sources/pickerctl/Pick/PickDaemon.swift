@@ -95,15 +95,32 @@ final class PickDaemon {
         return info.root
     }
 
-    /// The session, created at `width`x`height` when missing; whether this call created it.
-    func openSession(width: Int, height: Int, maxSelection: Int?) throws(CLIError) -> (SessionState, created: Bool) {
+    /// The session, created at `width`x`height` when missing (`host` nil), else resized to it (`host`:
+    /// the pane size it had, which `restorePane` puts back).
+    func openSession(width: Int, height: Int, maxSelection: Int?) throws(CLIError) -> (SessionState, host: PaneSize?) {
+        let reply: Reply
         do throws(ClientError) {
-            _ = try connection.call(.sessionShow(name: session))
+            reply = try connection.call(.sessionShow(name: session))
         } catch {
             guard case .server(let e) = error, e.code == .noSuchSession else { throw PickDaemon.cliError(error) }
             let params = NewSession(name: session, width: width, height: height, maxSelection: maxSelection)
-            return (try state(.sessionNew(params)), true)
+            return (try state(.sessionNew(params)), nil)
         }
-        return (try state(.sessionResize(name: session, width: width, height: height)), false)
+        guard case .session(let existing) = reply else { throw unexpected(reply) }
+        let host = PaneSize(width: existing.width, height: existing.height)
+        return (try state(.sessionResize(name: session, width: width, height: height)), host)
     }
+
+    /// Puts the host's pane size back, unless someone other than pick resized the session meanwhile
+    /// (its size is no longer `ours`): pick leaves the session as the user left it, not as pick sized it.
+    func restorePane(_ host: PaneSize, ifStill ours: PaneSize) {
+        guard let now = try? state(.sessionShow(name: session)), PaneSize(width: now.width, height: now.height) == ours else { return }
+        _ = try? call(.sessionResize(name: session, width: host.width, height: host.height))
+    }
+}
+
+/// A session's pane size (height nil: only the width bounds the picture).
+struct PaneSize: Equatable {
+    var width: Int
+    var height: Int?
 }
