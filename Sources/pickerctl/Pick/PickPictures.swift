@@ -78,7 +78,7 @@ final class PickPictures {
         do throws(CLIError) {
             let reply = try daemon.call(request)
             guard case .image(let image) = reply else { throw unexpected(reply) }
-            terminal.write(drawOrRefuse(image, in: rect, layout: layout))
+            terminal.write(drawOrRefuse(image, in: rect, layout: layout, centred: true))
         } catch {
             terminal.write(note(error.message, in: rect))
         }
@@ -118,9 +118,11 @@ final class PickPictures {
     }
 
     /// The picture, or a line saying why the terminal would not draw it (a blank pane says nothing).
-    private func drawOrRefuse(_ image: EncodedImage, in rect: CellRect, layout: PickLayout) -> [UInt8] {
+    /// `centred`: the photo and the preview sit in the middle of `rect`; the grid keeps its top-left
+    /// corner there (its click map counts from it).
+    private func drawOrRefuse(_ image: EncodedImage, in rect: CellRect, layout: PickLayout, centred: Bool = false) -> [UInt8] {
         if let refusal = layout.pictureLimit?.refusal(image) { return note(refusal, in: rect) }
-        return backend.draw(image, in: rect)
+        return backend.draw(image, in: centred ? PicturePlacement.centred(image, in: rect, cell: layout.cell) : rect)
     }
 
     private func note(_ text: String, in rect: CellRect) -> [UInt8] {
