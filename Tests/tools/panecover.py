@@ -5,13 +5,25 @@ usage: panecover.py SCREENSHOT LEFT TOP RIGHT BOTTOM [BACKGROUND]
 
 BACKGROUND is the terminal's background as RRGGBB (default ffffff: xterm's default, black on white). Prints JSON:
   {"covered": fraction of the rectangle's pixels differing from the background by more than 24 (any channel),
-   "box": [left, top, right, bottom] (screen coordinates) of the rows and columns more than a quarter covered
-          (a picture; lines of text are not), or null}
+   "box": [left, top, right, bottom] (screen coordinates) of the longest runs of rows and of columns more than a
+          quarter covered (a picture; lines of text and a window border are not), or null}
 """
 import json
 import sys
 
 from PIL import Image, ImageChops
+
+
+def longest_run(values):
+    """The longest stretch of consecutive numbers in a sorted list, as [start, end): a window's
+    one-pixel border line apart from the picture is not part of it."""
+    best, start = (0, 0), None
+    for i, v in enumerate(values):
+        if start is None or v != values[i - 1] + 1:
+            start = v
+        if v + 1 - start > best[1] - best[0]:
+            best = (start, v + 1)
+    return best
 
 
 def main():
@@ -26,7 +38,9 @@ def main():
     pixels = mask.load()
     columns = [x for x in range(region.width) if sum(1 for y in range(region.height) if pixels[x, y]) * 4 > region.height]
     rows = [y for y in range(region.height) if sum(1 for x in range(region.width) if pixels[x, y]) * 4 > region.width]
-    box = (columns[0], rows[0], columns[-1] + 1, rows[-1] + 1) if columns and rows else None
+    c0, c1 = longest_run(columns)
+    r0, r1 = longest_run(rows)
+    box = (c0, r0, c1, r1) if columns and rows else None
     print(json.dumps({"covered": round(covered, 3), "background": background,
                       "box": [box[0] + left, box[1] + top, box[2] + left, box[3] + top] if box else None}))
 

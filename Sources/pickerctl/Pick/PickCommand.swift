@@ -35,12 +35,14 @@ let pickCommand = CommandSpec(
         Keys:
           ↑ ↓ / j k       move (in the photo list the photo becomes current at once)
           Tab, → l, ← h   switch pane (in the grid: move left/right)
-          Enter           on an album: open it; in the photo list or grid: accept
+          Enter           on an album: open it; in the photo list: accept; in the grid: the preview
           Home, End G     first / last (a long album loads in pages of 10,000 as you scroll; End loads the rest)
           Space           pick / unpick the current photo (refused at the maximum)
           /               filter the focused list as you type (Enter keeps it, Esc clears it); over the whole album
-          g               thumbnail grid on/off (drawn by pickerd in every graphics mode: PNG, sixel or symbols)
-          p               the current photo full-screen; any key returns
+          g               thumbnail grid on/off (drawn by pickerd in every graphics mode: PNG, sixel or symbols);
+                          its heading shows the page, "page 3/56"
+          p               the current photo full-screen; any key returns to where you were (list or grid)
+          ?               every key on one screen; any key closes it
           Esc q Ctrl-C    cancel (exit 3)
           mouse           click selects, wheel scrolls
 

@@ -81,6 +81,9 @@ final class PickController {
         var full = false
         for input in parser.feed(bytes) where outcome == nil {
             if try takeSixelGeometry(input) { full = true; continue }
+            // The help overlay covers the whole screen, and leaves nothing behind when it closes.
+            let helpWasShown = model.helpShown
+            defer { if model.helpShown != helpWasShown { full = true } }
             if PhotoPaging.needsWholeAlbum(input, model) { try PhotoPaging.load(&model, count: Int.max, from: daemon) }
             for action in model.handle(input, layout: layout) {
                 try perform(action)
@@ -250,6 +253,8 @@ final class PickController {
         if !layout.isTooSmall { pictures.eraseIfChanging(model: model, layout: layout, on: terminal) }
         terminal.write(renderer.update(to: PickRenderer.rows(model, layout, graphics: backend.kind)))
         if !layout.isTooSmall { pictures.show(model: &model, layout: layout, on: terminal) }
+        // The grid's page is known once it is drawn: its heading follows in the same frame.
+        terminal.write(renderer.update(to: PickRenderer.rows(model, layout, graphics: backend.kind)))
         terminal.write(PickRenderer.syncEnd)
     }
 }

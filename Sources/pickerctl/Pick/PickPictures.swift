@@ -6,10 +6,12 @@ enum PictureKey: Equatable {
     case grid(album: String, picks: [String], current: Int?, CellRect)
     case preview(String, CellRect)
     case empty(CellRect)
+    /// The `?` overlay: text only, drawn by the renderer.
+    case help(CellRect)
 
     var rect: CellRect {
         switch self {
-        case .photo(_, _, let r), .grid(_, _, _, let r), .preview(_, let r), .empty(let r): return r
+        case .photo(_, _, let r), .grid(_, _, _, let r), .preview(_, let r), .empty(let r), .help(let r): return r
         }
     }
 }
@@ -45,6 +47,7 @@ final class PickPictures {
         shown = key
         switch key {
         case .empty(let rect): terminal.write(ScreenText.blank(rect))
+        case .help: break
         case .photo(_, _, let rect):
             draw(backend.imageRequest(session: daemon.session, rect: rect), in: rect, layout: layout, on: terminal)
         case .preview(_, let rect):
@@ -57,6 +60,7 @@ final class PickPictures {
     }
 
     private func wanted(_ model: PickerModel, _ layout: PickLayout) -> PictureKey {
+        if model.helpShown { return .help(layout.previewArea) }
         switch model.mode {
         case .preview:
             guard let photo = model.session.photo else { return .empty(layout.previewArea) }
@@ -97,6 +101,7 @@ final class PickPictures {
             let reply = try daemon.call(.thumbnails(request))
             guard case .thumbnails(let sheet) = reply, let image = sheet.image else { throw unexpected(reply) }
             model.gridColumns = max(1, sheet.geometry.columns)
+            model.gridPage = (page, max(1, sheet.geometry.pages))
             model.gridHit = image.format == .symbols
                 ? GridHit.symbolGrid(sheet.geometry, image: image, rect: rect)
                 : GridHit.pixelGrid(sheet.geometry, rect: rect, cell: layout.cell)
