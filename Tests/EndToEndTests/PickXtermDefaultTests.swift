@@ -26,6 +26,23 @@ struct PickXtermDefaultTests {
         #expect(shown.matches, "the thumbnail grid is on screen: \(shown.report)")
     }
 
+    /// With `maxGraphicSize: 4096x4096` xterm says so, and pick draws the picture at the full pane size:
+    /// the limit is the terminal's answer, not a constant.
+    @Test func anEnlargedXtermGetsThePictureAtTheFullPaneSize() throws {
+        let (daemon, library) = try Self.daemonWithTrip()
+        _ = library
+        let xterm = try DefaultXterm(daemon: daemon, geometry: "300x90", resources: ["XTerm*maxGraphicSize: 4096x4096"])
+        defer { xterm.stop() }
+        try xterm.waitForPick()
+        let state = try daemon.ctl("session", "show", "x", "--json")
+        let pane = (try? JSONSerialization.jsonObject(with: state.stdout) as? [String: Any]) ?? [:]
+        #expect(pane["width"] as? Int ?? 0 > 1000, "the pane is not cut to xterm's default 1000x1000: \(pane)")
+        let reference = daemon.directory.appendingPathComponent("reference.png").path
+        #expect(try daemon.ctl("get-image", "-o", reference, session: "x").exitCode == 0)
+        let picture = try xterm.waitForMatch(reference)
+        #expect(picture.matches, "the main picture is on screen: \(picture.report)")
+    }
+
     @Test func previewShowsInADefaultXtermOf200x60() throws {
         let (daemon, library) = try Self.daemonWithTrip()
         _ = library
@@ -80,7 +97,8 @@ final class DefaultXterm {
     private(set) var screenWidth = 0
     private(set) var screenHeight = 0
 
-    init(daemon: LiveDaemon, geometry: String) throws {
+    /// - Parameter resources: X resources (`-xrm`) beyond xterm's defaults; none by default.
+    init(daemon: LiveDaemon, geometry: String, resources: [String] = []) throws {
         self.daemon = daemon
         let dir = daemon.directory
         x = try XServer(directory: dir, screen: "2048x1400x24")
@@ -89,7 +107,7 @@ final class DefaultXterm {
         // The terminal's own size report (rows, columns, pixels) tells where its cells are on screen.
         let winsize = "/usr/bin/python3 -c 'import fcntl,termios,struct; print(*struct.unpack(\"HHHH\", fcntl.ioctl(0, termios.TIOCGWINSZ, bytes(8))))' > '\(sizeFile)'"
         let script = "\(winsize); echo $$ > '\(pidFile)'; exec '\(TestEnvironment.pickerctl.path)' --socket '\(daemon.socketPath)' --session x pick --graphics sixel > /dev/null"
-        xterm = try spawnProcess(findExecutable("xterm") ?? "xterm", ["-ti", "vt340", "-geometry", "\(geometry)+0+0", "-e", "sh", "-c", script],
+        xterm = try spawnProcess(findExecutable("xterm") ?? "xterm", ["-ti", "vt340"] + resources.flatMap { ["-xrm", $0] } + ["-geometry", "\(geometry)+0+0", "-e", "sh", "-c", script],
                                  environment: ["PATH": "/usr/bin:/bin", "DISPLAY": x.display, "HOME": dir.path, "LC_ALL": "C.UTF-8"],
                                  stdin: "/dev/null", stdout: dir.appendingPathComponent("xterm.log").path,
                                  stderr: dir.appendingPathComponent("xterm.log").path)
