@@ -174,7 +174,10 @@ final class PickController {
         layout = PickLayout(columns: size.columns, rows: size.rows,
                             cell: CellPixels.resolve(size: size, cellReply: layout.cell, windowReply: nil), pictureLimit: layout.pictureLimit)
         // xterm's sixel limit follows its window: ask again; the answer comes in with the keys.
-        if layout.pictureLimit != nil { terminal.write(GraphicsDetection.sixelGeometryQuery) }
+        if layout.pictureLimit != nil {
+            let outer = Passthrough(enabled: PickEnvironment.current()["TMUX"] != nil)  // as at the start
+            terminal.write(outer.wrap(Array(GraphicsDetection.sixelGeometryQuery.utf8)))
+        }
         try resizeSession()
         return true
     }
