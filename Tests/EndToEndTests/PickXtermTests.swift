@@ -65,9 +65,9 @@ final class XServer: @unchecked Sendable {
     let pid: pid_t
     let display: String
 
-    init(directory: URL) throws {
+    init(directory: URL, screen: String = "1024x768x24") throws {
         let numberFile = directory.appendingPathComponent("display").path
-        pid = try spawnProcess(findExecutable("Xvfb") ?? "Xvfb", ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        pid = try spawnProcess(findExecutable("Xvfb") ?? "Xvfb", ["-displayfd", "1", "-screen", "0", screen, "-nolisten", "tcp"],
                                environment: ["PATH": "/usr/bin:/bin"], stdin: "/dev/null", stdout: numberFile,
                                stderr: directory.appendingPathComponent("xvfb.log").path)
         var number = ""

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+/// Issue 24 items 2 and 3, in tmux: pick leaves a host's session as the user left it (its pane size
+/// back), and opens where the user is (`--album`/`--photo`, the session's album and photo, the album
+/// last used with the session name, else the first album), always with a photo current.
+@Suite(.timeLimit(.minutes(15)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
+struct PickOpeningTests {
+    let library: TemporaryLibrary
+    /// pick's memory of albums, shared by the picks of one test (each PickTmux has its own HOME).
+    let state: URL
+
+    init() throws {
+        library = try TemporaryLibrary()
+        let source = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation")
+        try library.add(source.appendingPathComponent("Landscape_1.jpg"), album: "Kyoto", as: "a.jpg")
+        try library.add(source.appendingPathComponent("Landscape_3.jpg"), album: "Kyoto", as: "b.jpg")
+        try library.add(source.appendingPathComponent("Landscape_6.jpg"), album: "Kyoto", as: "c.jpg")
+        try library.add(source.appendingPathComponent("Landscape_8.jpg"), album: "Home", as: "d.jpg")
+        state = library.url.deletingLastPathComponent().appendingPathComponent("state-\(UUID().uuidString.prefix(8))")
+    }
+
+    private func status(_ daemon: LiveDaemon, _ session: String) throws -> [String: Any] {
+        let r = try daemon.ctl("session", "show", session, "--json")
+        return (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
+    }
+
+    private func pick(_ daemon: LiveDaemon, _ arguments: String...) throws -> PickTmux {
+        try PickTmux(daemon: daemon, arguments: arguments + ["--graphics", "none"], environment: ["XDG_STATE_HOME": state.path])
+    }
+
+    /// Before: the pane stayed at pick's size (1904x1472 in the issue) after `q`.
+    @Test func aHostsSessionGetsItsPaneSizeBackWhenPickEnds() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        #expect(try daemon.ctl("session", "new", "host", "--width", "600", "--height", "400").exitCode == 0)
+        #expect(try daemon.ctl("select-album", "Kyoto", session: "host").exitCode == 0)
+        #expect(try daemon.ctl("select-photo", "a.jpg", session: "host").exitCode == 0)
+        let pick = try pick(daemon, "--session", "host")
+        let during = try status(daemon, "host")
+        #expect(during["width"] as? Int != 600 || during["height"] as? Int != 400, "pick sizes the pane to its own while it runs: \(during)")
+        try pick.press("j")
+        try pick.waitFor("b.jpg current") { _ in try status(daemon, "host")["photo"] as? String == "b.jpg" }
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+        let after = try status(daemon, "host")
+        #expect(after["width"] as? Int == 600 && after["height"] as? Int == 400, "the host's pane size is back: \(after)")
+        // What the user did stays: the photo moved to.
+        #expect(after["photo"] as? String == "b.jpg", "\(after)")
+    }
+
+    /// A session pick creates (none named) opens on the first album with its first photo current.
+    /// Before: no album, no photo, two thirds of the screen empty.
+    @Test func aNewSessionOpensOnTheFirstAlbumWithAPhotoCurrent() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        let pick = try pick(daemon, "--session", "fresh")
+        let s = try status(daemon, "fresh")
+        #expect(s["album"] as? String == "All Photos" && s["photo"] as? String != nil, "\(s)")
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+
+    /// A session with an album but no photo gets the album's first photo.
+    @Test func aSessionsAlbumWithoutAPhotoGetsItsFirstPhoto() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        #expect(try daemon.ctl("session", "new", "s", "--width", "400").exitCode == 0)
+        #expect(try daemon.ctl("select-album", "Kyoto", session: "s").exitCode == 0)
+        let pick = try pick(daemon, "--session", "s")
+        let s = try status(daemon, "s")
+        #expect(s["album"] as? String == "Kyoto" && s["photo"] as? String == "a.jpg", "\(s)")
+        try pick.waitFor("a.jpg in the photo list") { $0.contains("a.jpg") && $0.contains("c.jpg") }
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+
+    @Test func albumAndPhotoOptionsOpenThere() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        let pick = try pick(daemon, "--session", "o", "--album", "Kyoto", "--photo", "c.jpg")
+        let s = try status(daemon, "o")
+        #expect(s["album"] as? String == "Kyoto" && s["photo"] as? String == "c.jpg", "\(s)")
+        // The photo list has the focus: Enter accepts the current photo.
+        try pick.press("Enter")
+        let end = try pick.waitForExit()
+        #expect(end.code == 0)
+        #expect(String(decoding: end.stdout, as: UTF8.self).hasSuffix("Kyoto/c.jpg\n"), "\(String(decoding: end.stdout, as: UTF8.self))")
+    }
+
+    @Test func anUnknownAlbumIsNamedAndExits4() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        let pick = try PickTmux(daemon: daemon, arguments: ["--session", "u", "--graphics", "none", "--album", "Nowhere"],
+                                environment: ["XDG_STATE_HOME": state.path], waitForDrawing: false)
+        #expect(try pick.waitForExit().code == 4)
+    }
+
+    /// pick closes the session it made; the next pick with that session name opens on the album last used.
+    @Test func theNextPickOpensOnTheAlbumLastUsedWithTheSessionName() throws {
+        let daemon = try LiveDaemon(library: library.url)
+        let first = try pick(daemon, "--session", "again")
+        try first.press("j", "j", "Enter")  // the album list has the focus: Kyoto, the third album
+        try first.waitFor("Kyoto open") { _ in try status(daemon, "again")["album"] as? String == "Kyoto" }
+        try first.press("q")
+        #expect(try first.waitForExit().code == 3)
+        #expect(try daemon.ctl("session", "show", "again").exitCode == 4, "pick closed the session it made")
+
+        let second = try pick(daemon, "--session", "again")
+        let s = try status(daemon, "again")
+        #expect(s["album"] as? String == "Kyoto" && s["photo"] as? String == "a.jpg", "\(s)")
+        try second.press("q")
+        #expect(try second.waitForExit().code == 3)
+        // Another session name has its own memory.
+        let other = try pick(daemon, "--session", "elsewhere")
+        #expect(try status(daemon, "elsewhere")["album"] as? String == "All Photos")
+        try other.press("q")
+        _ = try other.waitForExit()
+    }
+
+    /// pickerd closes a connection idle for --idle-timeout; pick makes its next call on a new one.
+    /// Before: "connection to pickerd lost; send: Broken pipe" and the key did nothing.
+    @Test func aKeyAfterTheDaemonClosedTheIdleConnectionStillWorks() throws {
+        let daemon = try LiveDaemon(library: library.url, extraArguments: ["--idle-timeout", "1"])
+        #expect(try daemon.ctl("session", "new", "idle", "--width", "400").exitCode == 0)
+        #expect(try daemon.ctl("select-album", "Kyoto", session: "idle").exitCode == 0)
+        #expect(try daemon.ctl("select-photo", "a.jpg", session: "idle").exitCode == 0)
+        let pick = try pick(daemon, "--session", "idle")
+        sleep(4)
+        try pick.press("j")
+        try pick.waitFor("b.jpg current") { _ in try status(daemon, "idle")["photo"] as? String == "b.jpg" }
+        #expect(try !pick.screen().contains("connection to pickerd lost"))
+        try pick.press("q")
+        #expect(try pick.waitForExit().code == 3)
+    }
+}
