@@ -29,7 +29,13 @@ public struct Capabilities: Sendable, Equatable {
 
 /// Library root, counts and scan state.
 public struct LibraryInfo: Sendable, Equatable {
-    public enum ScanState: UInt8, Sendable { case scanning = 0, ready = 1 }
+    /// Wire: u8. Open: a state a newer server adds is kept (a client reads it as "not ready").
+    public struct ScanState: RawRepresentable, Hashable, Sendable {
+        public var rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let scanning = ScanState(rawValue: 0)
+        public static let ready = ScanState(rawValue: 1)
+    }
     public var root: String
     public var albumCount: Int
     public var photoCount: Int
@@ -72,11 +78,7 @@ public struct ScanProgress: Sendable, Equatable {
     }
 
     static func decode(from r: inout ByteReader) throws(PickerError) -> ScanProgress {
-        let raw = try r.u8()
-        guard let state = LibraryInfo.ScanState(rawValue: raw) else {
-            throw PickerError(.malformedFrame, "unknown scan state \(raw)")
-        }
-        return ScanProgress(state: state, filesDone: Int(try r.u32()), filesExpected: Int(try r.u32()),
+        return ScanProgress(state: LibraryInfo.ScanState(rawValue: try r.u8()), filesDone: Int(try r.u32()), filesExpected: Int(try r.u32()),
                             elapsedMilliseconds: Int(try r.u32()))
     }
 }
@@ -149,7 +151,13 @@ public struct AlbumInfo: Sendable, Equatable {
 
 /// One row of `photos`.
 public struct PhotoInfo: Sendable, Equatable {
-    public enum DateSource: UInt8, Sendable { case modified = 0, exif = 1 }
+    /// Wire: u8. Open: a source a newer server adds is kept (read like `modified`: not from EXIF).
+    public struct DateSource: RawRepresentable, Hashable, Sendable {
+        public var rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let modified = DateSource(rawValue: 0)
+        public static let exif = DateSource(rawValue: 1)
+    }
     public var index: Int
     public var name: String
     /// Path relative to the library root ("2024/Kyoto/IMG_0001.jpg"); unlike `name`, unique in "All Photos".

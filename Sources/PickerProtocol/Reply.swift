@@ -156,8 +156,8 @@ extension Reply {
         case .error:
             let raw = try r.u16()
             let message = try r.string()
-            // Unknown codes from a newer server still arrive, as `internal`, with their message.
-            self = .error(PickerError(ErrorCode(rawValue: raw) ?? .internal, message))
+            // A code from a newer server keeps its number (handled like `internal`).
+            self = .error(PickerError(ErrorCode(rawValue: raw), message))
         case .pong:
             self = .pong(serverVersion: try r.string())
         case .libraryInfoReply:
@@ -191,8 +191,7 @@ extension Reply {
             self = .photos(PhotoList(album: album, photos: try Reply.decodePhotos(&r)))
         case .photosPageReply:
             let album = try r.string()
-            let raw = try r.u8()
-            guard let sort = PhotoSort(rawValue: raw) else { throw PickerError(.malformedFrame, "unknown sort \(raw)") }
+            let sort = PhotoSort(rawValue: try r.u8())  // a newer server's order is kept
             let total = Int(try r.u32())
             let offset = Int(try r.u32())
             var photos = try Reply.decodePhotos(&r)
@@ -289,7 +288,7 @@ extension Reply {
             // A photo format this build does not know still arrives (PhotoFormat keeps its value).
             let format = PhotoFormat(rawValue: try r.u8())
             let date = try r.i64()
-            let source = PhotoInfo.DateSource(rawValue: try r.u8()) ?? .modified
+            let source = PhotoInfo.DateSource(rawValue: try r.u8())
             photos.append(PhotoInfo(index: index, name: name, path: path, width: width, height: height, bytes: bytes,
                                     format: format, date: date, dateSource: source))
         }
@@ -304,11 +303,8 @@ extension Reply {
     }
 
     private static func decodeImage(_ r: inout ByteReader) throws(PickerError) -> EncodedImage {
-        let rawFormat = try r.u8()
-        guard let format = ImageFormat(rawValue: rawFormat) else {
-            throw PickerError(.malformedFrame, "unknown image format \(rawFormat)")
-        }
-        return EncodedImage(format: format, width: Int(try r.u32()), height: Int(try r.u32()), data: try r.blob())
+        // An output format from a newer server is kept (`format-N`).
+        return EncodedImage(format: ImageFormat(rawValue: try r.u8()), width: Int(try r.u32()), height: Int(try r.u32()), data: try r.blob())
     }
 
     private static func photoFormats(_ r: inout ByteReader) throws(PickerError) -> [PhotoFormat] {
@@ -321,10 +317,8 @@ extension Reply {
     private static func formats(_ r: inout ByteReader) throws(PickerError) -> [ImageFormat] {
         let n = try r.count()
         var out: [ImageFormat] = []
-        for _ in 0..<n {
-            // Formats this build does not know are skipped, so newer servers stay readable.
-            if let f = ImageFormat(rawValue: try r.u8()) { out.append(f) }
-        }
+        // Formats this build does not know are kept, so a re-encoded reply is the one received.
+        for _ in 0..<n { out.append(ImageFormat(rawValue: try r.u8())) }
         return out
     }
 
@@ -341,10 +335,7 @@ extension Reply {
         let root = try r.string()
         let albums = Int(try r.u32())
         let photos = Int(try r.u32())
-        let raw = try r.u8()
-        guard let state = LibraryInfo.ScanState(rawValue: raw) else {
-            throw PickerError(.malformedFrame, "unknown scan state \(raw)")
-        }
+        let state = LibraryInfo.ScanState(rawValue: try r.u8())  // a newer server's state is kept
         return LibraryInfo(root: root, albumCount: albums, photoCount: photos, scanState: state,
                            scannedAt: try r.i64(), skippedCount: Int(try r.u32()))
     }

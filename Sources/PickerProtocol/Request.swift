@@ -199,12 +199,14 @@ extension Request {
         case .photos:
             let s = try r.string()
             let raw = try r.u8()
-            guard let sort = PhotoSort(rawValue: raw) else { throw PickerError(.malformedFrame, "unknown sort \(raw)") }
+            let sort = PhotoSort(rawValue: raw)
+            guard sort.isKnown else { throw PickerError(.malformedFrame, "unknown sort \(raw)") }
             self = .photos(session: s, sort: sort)
         case .setSort:
             let s = try r.string()
             let raw = try r.u8()
-            guard let sort = PhotoSort(rawValue: raw) else { throw PickerError(.malformedFrame, "unknown sort \(raw)") }
+            let sort = PhotoSort(rawValue: raw)
+            guard sort.isKnown else { throw PickerError(.malformedFrame, "unknown sort \(raw)") }
             self = .setSort(session: s, sort)
         case .photosPage:
             let session = try r.string()
@@ -222,7 +224,8 @@ extension Request {
         case .getImage:
             let s = try r.string()
             let raw = try r.u8()
-            guard let format = ImageFormat(rawValue: raw) else {
+            let format = ImageFormat(rawValue: raw)
+            guard format.isKnown else {
                 throw PickerError(.invalidArgument, "unknown output format \(raw)")
             }
             let q = Int(try r.u8())
@@ -241,7 +244,8 @@ extension Request {
             var format = ImageFormat.png
             if flags & ThumbnailRequest.formatFlagBit != 0 {
                 let raw = try r.u8()
-                guard let asked = ImageFormat(rawValue: raw) else {
+                let asked = ImageFormat(rawValue: raw)
+                guard asked.isKnown else {
                     throw PickerError(.invalidArgument, "unknown output format \(raw)")
                 }
                 format = asked
@@ -254,7 +258,8 @@ extension Request {
             let width = Int(try r.u32())
             let height = Int(try r.u32())
             let raw = try r.u8()
-            guard let format = ImageFormat(rawValue: raw) else {
+            let format = ImageFormat(rawValue: raw)
+            guard format.isKnown else {
                 throw PickerError(.invalidArgument, "unknown output format \(raw)")
             }
             let q = Int(try r.u8())

@@ -362,7 +362,7 @@ public final class PickerService: Sendable {
         switch format {
         case .jpeg: return 85
         case .webp: return 80
-        case .png, .sixel, .symbols: return 100
+        default: return 100  // PNG, sixel, symbols: lossless
         }
     }
 }
