@@ -2,9 +2,18 @@
 public struct Hello: Sendable, Equatable {
     public var version: UInt16
     public var clientName: String
-    public init(version: UInt16 = ProtocolLimits.version, clientName: String) {
+    /// Which `helloReply` extensions the client reads (entries are asks, usually empty).
+    public var extensions: ExtensionArea
+    public init(version: UInt16 = ProtocolLimits.version, clientName: String, extensions: ExtensionArea = .init()) {
         self.version = version
         self.clientName = clientName
+        self.extensions = extensions
+    }
+
+    /// Extension tags of `hello`/`helloReply`.
+    public enum Extension {
+        /// `helloReply`: `idle_timeout:u32`, seconds an idle connection is kept (0: for ever).
+        public static let idleTimeout: UInt8 = 1
     }
 }
 
@@ -16,14 +25,29 @@ public struct Capabilities: Sendable, Equatable {
     public var maxReplyFrame: UInt32
     public var inputFormats: [PhotoFormat]
     public var outputFormats: [ImageFormat]
+    /// Fields added after the release, sent only when the `hello` asked for them (`answering`).
+    public var extensions: ExtensionArea
     public init(version: UInt16, serverVersion: String, maxRequestFrame: UInt32, maxReplyFrame: UInt32,
-                inputFormats: [PhotoFormat], outputFormats: [ImageFormat]) {
+                inputFormats: [PhotoFormat], outputFormats: [ImageFormat], extensions: ExtensionArea = .init()) {
+        self.extensions = extensions
         self.version = version
         self.serverVersion = serverVersion
         self.maxRequestFrame = maxRequestFrame
         self.maxReplyFrame = maxReplyFrame
         self.inputFormats = inputFormats
         self.outputFormats = outputFormats
+    }
+}
+
+extension Capabilities {
+    /// Seconds the server keeps an idle connection (0: for ever); nil when not sent.
+    public var idleTimeoutSeconds: UInt32? { try? extensions.u32(Hello.Extension.idleTimeout) }
+
+    /// These capabilities as the reply to `hello`: only the extensions it asked for.
+    public func answering(_ hello: Hello) -> Capabilities {
+        var reply = self
+        reply.extensions = extensions.answering(hello.extensions)
+        return reply
     }
 }
 

@@ -9,6 +9,7 @@ extension ReplyDeclaration {
             w.u32(c.maxReplyFrame)
             w.bytes(c.inputFormats)
             w.bytes(c.outputFormats)
+            c.extensions.encode(into: &w)
         }, decode: { r throws(PickerError) in
             let version = try r.u16()
             let server = try r.string()
@@ -17,7 +18,8 @@ extension ReplyDeclaration {
             let inputs = try r.bytes(of: PhotoFormat.self)
             let outputs = try r.bytes(of: ImageFormat.self)
             return .hello(Capabilities(version: version, serverVersion: server, maxRequestFrame: maxRequest,
-                                       maxReplyFrame: maxReply, inputFormats: inputs, outputFormats: outputs))
+                                       maxReplyFrame: maxReply, inputFormats: inputs, outputFormats: outputs,
+                                       extensions: try ExtensionArea.decode(from: &r)))
         }),
         ReplyDeclaration(.error, encode: { reply, w in
             guard case .error(let e) = reply else { return }

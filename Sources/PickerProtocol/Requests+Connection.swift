@@ -5,6 +5,7 @@ extension RequestDeclaration {
             guard case .hello(let h) = request else { return }
             w.u16(h.version)
             w.string(h.clientName)
+            h.extensions.encode(into: &w)
         }, decode: { r throws(PickerError) in
             let version = try r.u16()
             guard version == ProtocolLimits.version else {
@@ -15,7 +16,8 @@ extension RequestDeclaration {
                 r.skipToEnd()
                 return .hello(Hello(version: version, clientName: name))
             }
-            return .hello(Hello(version: version, clientName: try r.string()))
+            let name = try r.string()
+            return .hello(Hello(version: version, clientName: name, extensions: try ExtensionArea.decode(from: &r)))
         }),
         RequestDeclaration(.ping, answer: .pong, .control, decode: { _ in .ping }),
         RequestDeclaration(.libraryInfo, answer: .libraryInfoReply, .interactive, decode: { _ in .libraryInfo }),
