@@ -39,3 +39,35 @@ import Testing
                              .stepPhoto, .setSort, .toggle, .clearSelection])
     }
 }
+
+/// PROTOCOL.md's list of unassigned numbers and its reserved event range agree with the declarations
+/// (they once named 0x08/0x09 and 0x82/0x83 as unassigned while scanProgress and two events used them).
+@Suite struct UnassignedNumbersTests {
+    /// The numbers a `0xNN` or `0xNN`–`0xMM` list in `text` names.
+    static func numbers(in text: Substring) -> Set<Int> {
+        var out: Set<Int> = []
+        let tokens = text.filter { $0 != "`" }.split(whereSeparator: { " ,()\n".contains($0) })
+        for token in tokens where token.hasPrefix("0x") {
+            let ends = token.split(separator: "–").map { Int($0.dropFirst(2).prefix(2), radix: 16) }
+            guard let lo = ends.first ?? nil else { continue }
+            let hi = (ends.count > 1 ? ends[1] : lo) ?? lo
+            out.formUnion(lo...hi)
+        }
+        return out
+    }
+
+    @Test func noDeclaredNumberIsCalledUnassignedOrReserved() throws {
+        let text = ProtocolDocument.text
+        let start = try #require(text.range(of: "Every request may also be answered by `error` instead of its listed reply.\n"))
+        let end = try #require(text.range(of: "are unassigned in version 1", range: start.upperBound..<text.endIndex))
+        let unassigned = Self.numbers(in: text[start.upperBound..<end.lowerBound])
+        let declared = Set(MessageType.allCases.map { Int($0.rawValue) })
+        #expect(unassigned.intersection(declared).isEmpty, "called unassigned: \(unassigned.intersection(declared).sorted())")
+        #expect(unassigned.union(declared) == Set(0...255), "neither declared nor unassigned: \(Set(0...255).subtracting(unassigned.union(declared)).sorted())")
+        for row in text.split(separator: "\n") where row.contains("reserved") && row.hasPrefix("| `0x") {
+            let cell = row.split(separator: "|").first ?? ""
+            let reserved = Self.numbers(in: cell)
+            #expect(reserved.intersection(declared).isEmpty, "reserved row names declared types: \(row)")
+        }
+    }
+}
