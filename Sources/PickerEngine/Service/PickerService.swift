@@ -167,7 +167,7 @@ public final class PickerService: Sendable {
         case .libraryInfo:
             return .libraryInfo(library.info)
         case .scanProgress:
-            return .scanProgress(library.progress.current)
+            return .scanProgress(library.scanProgress)
         case .sessionNew(let params):
             let session = try Session(params)
             try sessions.create(session)
