@@ -31,7 +31,8 @@ extension PickerService {
                                     cellSize: GridLayout.defaultCellSize, count: ordered.count)
             for slot in layout.slots(onPage: 1) {
                 guard prefetcher.isCurrent(name, generation) else { return }
-                _ = thumbnailCells.cell(for: ordered[slot], size: GridLayout.defaultCellSize)
+                // A photo this finds broken is announced like one the grid finds (PROTOCOL.md, broken photos).
+                _ = thumbnailCells.cell(for: ordered[slot], size: GridLayout.defaultCellSize) { announceBroken($0) }
             }
             Log.debug("prefetched the first thumbnail page of session \(name)")
         }
