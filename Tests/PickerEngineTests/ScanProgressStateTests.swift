@@ -15,7 +15,10 @@ private typealias Support = LibraryTestSupport
             let library = PhotoLibrary(root: root)
             #expect(library.info.scanState == .scanning)
             #expect(library.scanProgress.state == .scanning)
+            // The first-scan rule: no saved index, so an empty library until the scan ends, never row by row.
+            #expect(library.info.photoCount == 0)
             _ = library.rescan()
+            #expect(library.info.photoCount == 1)
             #expect(library.info.scanState == .ready)
             #expect(library.scanProgress.state == .ready)
             #expect(library.scanProgress.filesDone == 1)
