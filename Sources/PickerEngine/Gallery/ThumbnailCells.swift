@@ -33,7 +33,7 @@ final class ThumbnailCells: Sendable {
             Log.error("thumbnail for \(photo.relativePath): \(error.message)")
             return placeholder(size)
         }
-        let key = RenderKey(file: open.version, width: size, height: size, format: .png, quality: 0, variant: 1)
+        let key = RenderKey(file: open.version, target: .thumbnailCell(size: size))
         if let hit = memory.get(key) { return hit }
         let made = make(open, size: size, newlyBroken: newlyBroken)
         memory.put(key, made)

@@ -90,8 +90,7 @@ extension PickerService {
         let session = try sessions.get(request.session)
         let photo = try currentPhoto(of: session)
         let open = try library.openPhoto(photo)
-        let key = RenderKey(file: open.version, width: request.width, height: request.height, format: output.format,
-                            quality: output.quality, variant: 2, cells: output.cells)
+        let key = RenderKey(file: open.version, target: .preview(width: request.width, height: request.height, output))
         if let hit = cache.get(key) { return hit }
         let estimate = WorkEstimate.preview(header: photo.header, fileBytes: open.bytesToRead(maxBytes: library.maxPhotoBytes),
                                             width: request.width, height: request.height, output: request.format,

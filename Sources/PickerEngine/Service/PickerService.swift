@@ -318,7 +318,7 @@ public final class PickerService: Sendable {
             throw PickerError(.outOfRange, "quality \(q) is out of range 1…100")
         }
         let output = try outputSpec(params.format, quality: params.quality, cells: params.cells)
-        let fit = FitTarget(maxWidth: session.width, maxHeight: session.height, allowUpscale: false)
+        let fit = session.paneFit
         prefetcher.noteImageRequest(session: session.name, output: output)
         return try render(photo, fit: fit, output: output, useCache: !params.noCache)
     }
@@ -337,8 +337,7 @@ public final class PickerService: Sendable {
     /// never something read through another path, nor an edited file's old pixels.
     func render(_ photo: Photo, fit: FitTarget, output: OutputSpec, useCache: Bool) throws(PickerError) -> EncodedImage {
         let open = try library.openPhoto(photo)
-        let key = RenderKey(file: open.version, width: fit.maxWidth, height: fit.maxHeight ?? 0, format: output.format,
-                            quality: output.quality, cells: output.cells)
+        let key = RenderKey(file: open.version, target: .fit(fit, output))
         if useCache, let hit = cache.get(key) {
             Log.debug("render cache hit: \(photo.relativePath) at \(fit.maxWidth)x\(fit.maxHeight ?? 0)")
             return hit
