@@ -16,11 +16,7 @@ public struct ReplyDeclaration: Sendable {
     /// Every reply of this version.
     public static let all: [ReplyDeclaration] = connection + sessions + browsing + images
 
-    static let byType: [ReplyDeclaration?] = {
-        var table = [ReplyDeclaration?](repeating: nil, count: 256)
-        for d in all { table[Int(d.type.rawValue)] = d }
-        return table
-    }()
+    static let byType = MessageType.table(all, \.type)
 }
 
 extension Reply {

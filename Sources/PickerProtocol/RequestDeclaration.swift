@@ -36,11 +36,7 @@ public struct RequestDeclaration: Sendable {
     public static let all: [RequestDeclaration] = connection + session + browsing + images
 
     /// The declaration of each request type number (nil: not a request).
-    static let byType: [RequestDeclaration?] = {
-        var table = [RequestDeclaration?](repeating: nil, count: 256)
-        for d in all { table[Int(d.type.rawValue)] = d }
-        return table
-    }()
+    static let byType = MessageType.table(all, \.type)
 }
 
 extension Request {
