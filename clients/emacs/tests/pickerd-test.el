@@ -161,7 +161,7 @@
   (should (= (pickerd-format-code 'sixel) 6))
   (should (= (pickerd-format-code "JPG") 1))
   (should (eq (pickerd-format-name 7) 'symbols))
-  (should (eq (pickerd-format-name 9) 'format-9))
+  (should (eq (pickerd-format-name 42) 'format-42))
   (should (eq (pickerd-format-name 4) 'heic))
   (should (eq (pickerd-format-name 5) 'avif))
   (should-error (pickerd-format-code 'gif)))
