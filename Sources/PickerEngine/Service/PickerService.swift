@@ -168,7 +168,7 @@ public final class PickerService: Sendable {
         case .libraryInfo:
             return .libraryInfo(library.info)
         case .scanProgress:
-            return .scanProgress(library.progress.current)
+            return .scanProgress(library.scanProgress)
         case .sessionNew(let params):
             let session = try Session(params)
             try sessions.create(session)
@@ -319,7 +319,7 @@ public final class PickerService: Sendable {
             throw PickerError(.outOfRange, "quality \(q) is out of range 1…100")
         }
         let output = try outputSpec(params.format, quality: params.quality, cells: params.cells)
-        let fit = FitTarget(maxWidth: session.width, maxHeight: session.height, allowUpscale: false)
+        let fit = session.paneFit
         prefetcher.noteImageRequest(session: session.name, output: output)
         return try render(photo, fit: fit, output: output, useCache: !params.noCache)
     }
@@ -338,8 +338,7 @@ public final class PickerService: Sendable {
     /// never something read through another path, nor an edited file's old pixels.
     func render(_ photo: Photo, fit: FitTarget, output: OutputSpec, useCache: Bool) throws(PickerError) -> EncodedImage {
         let open = try library.openPhoto(photo)
-        let key = RenderKey(file: open.version, width: fit.maxWidth, height: fit.maxHeight ?? 0, format: output.format,
-                            quality: output.quality, cells: output.cells)
+        let key = RenderKey(file: open.version, target: .fit(fit, output))
         if useCache, let hit = cache.get(key) {
             Log.debug("render cache hit: \(photo.relativePath) at \(fit.maxWidth)x\(fit.maxHeight ?? 0)")
             return hit
@@ -363,7 +362,7 @@ public final class PickerService: Sendable {
         switch format {
         case .jpeg: return 85
         case .webp: return 80
-        case .png, .sixel, .symbols: return 100
+        default: return 100  // PNG, sixel, symbols: lossless
         }
     }
 }
