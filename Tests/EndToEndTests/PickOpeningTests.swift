@@ -7,8 +7,6 @@ import Testing
 @Suite(.timeLimit(.minutes(15)), .enabled(if: findExecutable("tmux") != nil, "tmux is not installed"))
 struct PickOpeningTests {
     let library: TemporaryLibrary
-    /// pick's memory of albums, shared by the picks of one test (each PickTmux has its own HOME).
-    let state: URL
 
     init() throws {
         library = try TemporaryLibrary()
@@ -17,7 +15,6 @@ struct PickOpeningTests {
         try library.add(source.appendingPathComponent("Landscape_3.jpg"), album: "Kyoto", as: "b.jpg")
         try library.add(source.appendingPathComponent("Landscape_6.jpg"), album: "Kyoto", as: "c.jpg")
         try library.add(source.appendingPathComponent("Landscape_8.jpg"), album: "Home", as: "d.jpg")
-        state = library.url.deletingLastPathComponent().appendingPathComponent("state-\(UUID().uuidString.prefix(8))")
     }
 
     private func status(_ daemon: LiveDaemon, _ session: String) throws -> [String: Any] {
@@ -25,8 +22,12 @@ struct PickOpeningTests {
         return (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
     }
 
+    /// pick's memory of albums, shared by the picks of one test (each PickTmux has its own HOME);
+    /// in the daemon's folder, so it goes when the daemon stops.
+    private func state(_ daemon: LiveDaemon) -> URL { daemon.directory.appendingPathComponent("state") }
+
     private func pick(_ daemon: LiveDaemon, _ arguments: String...) throws -> PickTmux {
-        try PickTmux(daemon: daemon, arguments: arguments + ["--graphics", "none"], environment: ["XDG_STATE_HOME": state.path])
+        try PickTmux(daemon: daemon, arguments: arguments + ["--graphics", "none"], environment: ["XDG_STATE_HOME": state(daemon).path])
     }
 
     /// Before: the pane stayed at pick's size (1904x1472 in the issue) after `q`.
@@ -87,7 +88,7 @@ struct PickOpeningTests {
     @Test func anUnknownAlbumIsNamedAndExits4() throws {
         let daemon = try LiveDaemon(library: library.url)
         let pick = try PickTmux(daemon: daemon, arguments: ["--session", "u", "--graphics", "none", "--album", "Nowhere"],
-                                environment: ["XDG_STATE_HOME": state.path], waitForDrawing: false)
+                                environment: ["XDG_STATE_HOME": state(daemon).path], waitForDrawing: false)
         #expect(try pick.waitForExit().code == 4)
     }
 
