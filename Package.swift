@@ -28,7 +28,7 @@ let package = Package(
                 .linkedLibrary("lcms2"),
                 // GIF (Debian libgif-dev), JPEG XL (libjxl-dev), camera RAW developed by LibRaw
                 // (libraw-dev; raw_r is its thread-safe build: decodes run on several workers).
-                .linkedLibrary("gif"), .linkedLibrary("jxl"), .linkedLibrary("raw_r"),
+                .linkedLibrary("gif"), .linkedLibrary("jxl"), .linkedLibrary("jxl_threads"), .linkedLibrary("raw_r"),
             ]
         ),
         // accept4, SO_PEERCRED, epoll, eventfd: what Glibc does not import.

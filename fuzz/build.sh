@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets into fuzz/build/ (outside Package.swift: the package is unchanged).
-#   C targets (jpeg, png, webp, heif): clang -fsanitize=fuzzer,address over Sources/CPickerCodecs/*.c.
+#   C targets (jpeg, png, webp, heif, gif, jxl): clang -fsanitize=fuzzer,address over Sources/CPickerCodecs/*.c.
 #   Swift targets (frame, message): swiftc -sanitize=fuzzer,address over the sources they
 #   exercise, compiled as one module with the fuzz entry file.
-#   Package-linked targets (header, image, pngtext, sessions, handshake): the package's library targets
+#   Package-linked targets (header, image, raw, library, pngtext, sessions, handshake): the package's library targets
 #   built by SwiftPM with -sanitize=fuzzer,address into fuzz/build/spm (release), then
 #   a one-line @_cdecl entry from fuzz/swift/ linked against their objects. The entry logic lives
 #   in Sources/*/Fuzzing/ so the replay tests in `make test` run the very same code.
@@ -37,7 +37,7 @@ if [ -z "$CC" ]; then
         exit 1
     fi
 fi
-pkg_cflags="$(pkg-config --cflags libjpeg libpng libwebp libwebpdemux libheif lcms2 2>/dev/null || true)"
+pkg_cflags="$(pkg-config --cflags libjpeg libpng libwebp libwebpdemux libheif libjxl lcms2 2>/dev/null || true)"
 # The libraries CPickerCodecs links, as Package.swift lists them.
 libs="$(grep -o 'linkedLibrary("[^"]*")' "$root/Package.swift" | sed 's/linkedLibrary("\(.*\)")/-l\1/' | sort -u | tr '\n' ' ')"
 [ -n "$libs" ] || libs="-ljpeg -lpng16 -lwebp -lwebpdemux -lm"
@@ -49,7 +49,7 @@ command -v ld.lld >/dev/null && lld=(-fuse-ld=lld)
 cflags=("${lld[@]}" -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
         -fno-sanitize-recover=undefined -I"$root/Sources/CPickerCodecs/include" -I"$here/c")
 
-for t in jpeg png webp heif; do
+for t in jpeg png webp heif gif jxl; do
     echo "fuzz: building fuzz_$t ($CC)"
     # shellcheck disable=SC2086
     "$CC" "${cflags[@]}" $pkg_cflags "$here/c/fuzz_$t.c" "${codecs[@]}" $libs -o "$out/fuzz_$t"
@@ -102,6 +102,8 @@ build_linked() {  # name entry
 }
 build_linked header HeaderFuzz.swift
 build_linked image ImageFuzz.swift
+build_linked raw RAWFuzz.swift
+build_linked library LibraryFuzz.swift
 build_linked pngtext PNGTextFuzz.swift
 build_linked sessions SessionsFuzz.swift
 build_linked handshake HandshakeFuzz.swift

@@ -9,7 +9,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 seconds="${FUZZ_SECONDS:-60}"
 jobs="${FUZZ_JOBS:-1}"
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(frame message header jpeg png webp heif image pngtext sessions handshake)
+[ ${#targets[@]} -eq 0 ] && targets=(frame message header jpeg png webp heif gif jxl image raw library pngtext sessions handshake)
 mkdir -p "$here/logs"
 
 max_len() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpora for the fuzz targets into fuzz/corpus/<target>/.
 
-Image targets (jpeg, png, webp, heif, header) are seeded from the shared test corpus
+Image targets (jpeg, png, webp, heif, gif, jxl, header) are seeded from the shared test corpus
 (--testdata, else as scripts/testcorpus.py finds it: $PICKER_TESTDATA, else
 ../shared/testdata next to the repo, else Tests/Fixtures), sorted by magic bytes, not by name.
 Protocol targets (frame, message) are seeded from the hex blocks of docs/PROTOCOL.md
@@ -35,8 +35,16 @@ def kind(head):
         return "png"
     if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
         return "webp"
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        return "gif"
+    if head[4:12] == b"ftypcrx ":  # CR3: the raw target
+        return "raw"
     if head[4:8] == b"ftyp":  # HEIC/AVIF (and broken HEIF files): the heif target
         return "heif"
+    if head[:2] == b"\xff\x0a" or head[:12] == b"\x00\x00\x00\x0cJXL \r\n\x87\n":  # JPEG XL
+        return "jxl"
+    if head[:4] in (b"II*\x00", b"MM\x00*", b"IIRO", b"IIRS", b"MMOR", b"IIU\x00") or head[:12] == b"FUJIFILMCCD-":
+        return "raw"  # camera RAW (TIFF-based, ORF, RW2, RAF)
     return None
 
 

@@ -96,10 +96,29 @@ SELECTION = [
     # photos with Pillow ImageCms and colord-data's profile; their licence is the photos'.
     "colour/swapped-red-green.webp",
     "colour/reference-b-srgb.png",
+    # GIF: a transparent index (2x1), an interlaced file, a local colour table, and a frame
+    # sticking out of its screen (reject). Truncated GIFs are cut by the tests themselves.
+    "gif/sharp_grey-plus-alpha.gif",
+    "gif/imagegif_interlaced.gif",
+    "gif/oiio_tahoe-tiny.gif",
+    "gif/imagegif_issue-117-out-of-range.gif",
+    # JPEG XL: one picture stored with codestream orientation 1 and 6 (container, ICC profile),
+    # a truncated container and a ClusterFuzz file whose second frame header is refused.
+    "jxl/kif_orientation1.jxl",
+    "jxl/kif_orientation6.jxl",
+    "jxl/oiio_truncated.jxl",
+    "jxl/jxltd_clusterfuzz-djxl-4816304719134720.jxl",
     # A JPEG header that declares a size over the limit.
     "bombs/jpegdec_max_size.jpg",
     # The smallest full-size camera photo.
     "camera-photos/Canon_EOS_5D_Mark_III_22mp.jpg",
+    # Camera RAW: a complete DNG (shown by its 1024x683 preview), a CR3 cut off inside mdat
+    # whose 1620x1080 preview is intact, and two stripped stubs that must be refused (a NEF
+    # whose previews are 18-29 byte placeholders, an RW2 that LibRaw develops into noise).
+    "raw/photoprism_canon_eos_6d.dng",
+    "raw/nomexif_canon-r6_truncated.cr3",
+    "raw/exiftool_Nikon_D70.nef",
+    "raw/exiftool_Panasonic_DMC-LX3.rw2",
 ]
 
 

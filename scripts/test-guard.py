@@ -14,7 +14,7 @@
   its descendant, daemonised ones included (tmux servers, a pickerd that forked). Any still alive
   when COMMAND has ended is listed, killed (SIGTERM, then SIGKILL) and the run fails.
 - Entries that the tests name under /tmp itself (socket folders are kept short there, `sun_path`
-  holds 107 bytes): new `pk*`, `pickerd-*` and `TemporaryDirectory.*` entries left after the run are
+  holds 107 bytes): new `pk*` and `pickerd-*` entries left after the run are
   listed and the run fails, except those a live process outside this run still uses (another test
   run on the same machine).
 
@@ -42,8 +42,10 @@ TOOLCHAIN_FILES_IN_DIR = {".keep-directory"}
 # swift-frontend writes every macro expansion (each @Test, #expect) of a debug build here, for the
 # debugger; 4,000+ files on a build of the tests.
 MACRO_SOURCES = "swift-generated-sources"
-# Names the tests and clients give what they put straight into /tmp.
-OURS_IN_TMP = re.compile(r"^(pk|pickerd-|TemporaryDirectory\.)")
+# Names the tests and clients give what they put straight into /tmp. Not `TemporaryDirectory.*`:
+# this run's toolchain makes those in the private TMPDIR, so one that appears in /tmp during the
+# run came from another swift process on the machine (a build beside the run), not from it.
+OURS_IN_TMP = re.compile(r"^(pk|pickerd-)")
 
 
 def become_subreaper():

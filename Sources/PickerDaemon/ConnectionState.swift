@@ -80,7 +80,7 @@ struct ConnectionState {
                 return [.send(Reply.error(e).frame(id: frame.requestID)), .close]
             }
             handshakeDone = true
-            return [.send(Reply.hello(capabilities).frame(id: frame.requestID))]
+            return [.send(Reply.hello(capabilities.answering(hello)).frame(id: frame.requestID))]
         }
         guard handshakeDone else {
             closing = true

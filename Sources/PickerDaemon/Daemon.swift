@@ -63,8 +63,11 @@ public enum Daemon {
         do {
             var limits = ServerLimits()
             limits.idleTimeout = config.idleTimeoutSeconds > 0 ? Double(config.idleTimeoutSeconds) : nil
+            // Told to a client whose hello asks (the first field added by the extension rule).
+            var capabilities = service.capabilities
+            capabilities.extensions.setU32(Hello.Extension.idleTimeout, UInt32(clamping: config.idleTimeoutSeconds))
             server = try Server(listenFD: listenFD, handler: EngineHandler(service: service),
-                                capabilities: service.capabilities, limits: limits)
+                                capabilities: capabilities, limits: limits)
         } catch {
             Log.fault("cannot start the server loop: \(error)")
             if activated == nil { unlink(config.socketPath) }

@@ -1,8 +1,7 @@
 import PickerEngine
 import PickerProtocol
 
-/// Where each request runs: the one table of scheduling classes, next to the request switch
-/// (`PickerService.answer`). Exhaustive on purpose: a new request must be given a class.
+/// Where each request runs, from the schedule its declaration states (`RequestDeclaration`).
 enum RequestClass: Equatable {
     /// Answered on the socket thread at once, in arrival order (never queued).
     case control
@@ -10,15 +9,10 @@ enum RequestClass: Equatable {
     case pool(WorkClass)
 
     init(_ request: Request) {
-        switch request {
-        case .ping, .subscribe, .cancel, .hello:
-            self = .control
-        case .libraryInfo, .scanProgress, .sessionNew, .sessionList, .sessionShow, .sessionResize,
-             .sessionClose, .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .setSort,
-             .photosPage, .toggle, .selection, .clearSelection:
-            self = .pool(.interactive)
-        case .getImage, .thumbnails, .preview:
-            self = .pool(.image)
+        switch request.declaration.schedule {
+        case .control: self = .control
+        case .interactive: self = .pool(.interactive)
+        case .image: self = .pool(.image)
         }
     }
 

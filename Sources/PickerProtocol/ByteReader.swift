@@ -77,3 +77,8 @@ public struct ByteReader: Sendable {
         }
     }
 }
+
+extension ByteReader {
+    /// Gives up the rest of the payload (a `hello` of another version, whose layout is not known).
+    public mutating func skipToEnd() { offset = offset + remaining }
+}

@@ -1,61 +1,63 @@
 /// Stable numeric error codes carried in error replies. Numbers are never reused.
-public enum ErrorCode: UInt16, Sendable, CaseIterable, Codable {
+///
+/// A struct, not an enum: a code a newer server adds keeps its number through decode and re-encode;
+/// a client treats it like `internal` (its `name` reads `internal`, as PROTOCOL.md says).
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
     // Protocol level
-    case malformedFrame = 1
-    case unsupportedVersion = 2
-    case frameTooLarge = 3
-    case unknownMessageType = 4
-    case handshakeRequired = 5
-    case invalidArgument = 6
-    case tooBusy = 7
-    case cancelled = 8
-    case permissionDenied = 9
+    public static let malformedFrame = ErrorCode(rawValue: 1)
+    public static let unsupportedVersion = ErrorCode(rawValue: 2)
+    public static let frameTooLarge = ErrorCode(rawValue: 3)
+    public static let unknownMessageType = ErrorCode(rawValue: 4)
+    public static let handshakeRequired = ErrorCode(rawValue: 5)
+    public static let invalidArgument = ErrorCode(rawValue: 6)
+    public static let tooBusy = ErrorCode(rawValue: 7)
+    public static let cancelled = ErrorCode(rawValue: 8)
+    public static let permissionDenied = ErrorCode(rawValue: 9)
 
     // Lookup
-    case noSuchSession = 10
-    case noSuchAlbum = 11
-    case noSuchPhoto = 12
-    case nothingSelected = 13
-    case sessionExists = 14
-    case outOfRange = 15
-    case selectionFull = 16
-    case invalidName = 17
+    public static let noSuchSession = ErrorCode(rawValue: 10)
+    public static let noSuchAlbum = ErrorCode(rawValue: 11)
+    public static let noSuchPhoto = ErrorCode(rawValue: 12)
+    public static let nothingSelected = ErrorCode(rawValue: 13)
+    public static let sessionExists = ErrorCode(rawValue: 14)
+    public static let outOfRange = ErrorCode(rawValue: 15)
+    public static let selectionFull = ErrorCode(rawValue: 16)
+    public static let invalidName = ErrorCode(rawValue: 17)
 
     // Images
-    case corruptImage = 20
-    case unsupportedImage = 21
-    case imageTooLarge = 22
-    case ioError = 23
+    public static let corruptImage = ErrorCode(rawValue: 20)
+    public static let unsupportedImage = ErrorCode(rawValue: 21)
+    public static let imageTooLarge = ErrorCode(rawValue: 22)
+    public static let ioError = ErrorCode(rawValue: 23)
 
-    case `internal` = 99
+    public static let `internal` = ErrorCode(rawValue: 99)
 
-    /// Short stable identifier, used by `--json` output and docs.
-    public var name: String {
-        switch self {
-        case .malformedFrame: return "malformed_frame"
-        case .unsupportedVersion: return "unsupported_version"
-        case .frameTooLarge: return "frame_too_large"
-        case .unknownMessageType: return "unknown_message_type"
-        case .handshakeRequired: return "handshake_required"
-        case .invalidArgument: return "invalid_argument"
-        case .tooBusy: return "too_busy"
-        case .cancelled: return "cancelled"
-        case .permissionDenied: return "permission_denied"
-        case .noSuchSession: return "no_such_session"
-        case .noSuchAlbum: return "no_such_album"
-        case .noSuchPhoto: return "no_such_photo"
-        case .nothingSelected: return "nothing_selected"
-        case .sessionExists: return "session_exists"
-        case .outOfRange: return "out_of_range"
-        case .selectionFull: return "selection_full"
-        case .invalidName: return "invalid_name"
-        case .corruptImage: return "corrupt_image"
-        case .unsupportedImage: return "unsupported_image"
-        case .imageTooLarge: return "image_too_large"
-        case .ioError: return "io_error"
-        case .internal: return "internal"
-        }
-    }
+    /// Every code this version knows, with its stable name (the table PROTOCOL.md's is checked against).
+    static let names: [(ErrorCode, String)] = [
+        (.malformedFrame, "malformed_frame"), (.unsupportedVersion, "unsupported_version"),
+        (.frameTooLarge, "frame_too_large"), (.unknownMessageType, "unknown_message_type"),
+        (.handshakeRequired, "handshake_required"), (.invalidArgument, "invalid_argument"),
+        (.tooBusy, "too_busy"), (.cancelled, "cancelled"), (.permissionDenied, "permission_denied"),
+        (.noSuchSession, "no_such_session"), (.noSuchAlbum, "no_such_album"), (.noSuchPhoto, "no_such_photo"),
+        (.nothingSelected, "nothing_selected"), (.sessionExists, "session_exists"), (.outOfRange, "out_of_range"),
+        (.selectionFull, "selection_full"), (.invalidName, "invalid_name"), (.corruptImage, "corrupt_image"),
+        (.unsupportedImage, "unsupported_image"), (.imageTooLarge, "image_too_large"), (.ioError, "io_error"),
+        (.internal, "internal"),
+    ]
+
+    /// The codes this version knows, in number order.
+    public static let allCases: [ErrorCode] = names.map(\.0)
+
+    /// Whether this version knows the code (one a newer server added is not known, and handled like `internal`).
+    public var isKnown: Bool { ErrorCode.names.contains { $0.0 == self } }
+
+    /// Short stable identifier, used by `--json` output and docs; `internal` for a code this version does not know.
+    public var name: String { ErrorCode.names.first { $0.0 == self }?.1 ?? "internal" }
+
+    public var description: String { isKnown ? name : "error-\(rawValue)" }
 }
 
 /// An error meant for a client: a stable code and a human message.

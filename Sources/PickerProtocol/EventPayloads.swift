@@ -79,9 +79,9 @@ public enum Event: Sendable, Equatable {
         switch self {
         case let .session(change, state):
             w.u8(change.rawValue)
-            Reply.encodeSession(state, into: &w)
+            state.encode(into: &w)
         case .library(let info):
-            Reply.encodeLibraryInfo(info, into: &w)
+            info.encode(into: &w)
         case .libraryChanges(let changes):
             changes.encode(into: &w)
         case .scanProgress(let progress):
@@ -99,9 +99,9 @@ public enum Event: Sendable, Equatable {
         switch MessageType(rawValue: frame.type) {
         case .sessionEvent?:
             let change = SessionChange(rawValue: try r.u8())  // unknown values are kept (a newer server)
-            self = .session(change, try Reply.decodeSession(&r))
+            self = .session(change, try SessionState.decode(from: &r))
         case .libraryEvent?:
-            self = .library(try Reply.decodeLibraryInfo(&r))
+            self = .library(try LibraryInfo.decode(from: &r))
         case .libraryChangesEvent?:
             self = .libraryChanges(try LibraryChanges.decode(from: &r))
         case .scanProgressEvent?:

@@ -56,3 +56,12 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case libraryChangesEvent = 0x82
     case scanProgressEvent = 0x83
 }
+
+extension MessageType {
+    /// Declarations indexed by their type number (nil where none is declared): one lookup a frame.
+    static func table<D>(_ declarations: [D], _ type: KeyPath<D, MessageType>) -> [D?] {
+        var table = [D?](repeating: nil, count: 256)
+        for d in declarations { table[Int(d[keyPath: type].rawValue)] = d }
+        return table
+    }
+}

@@ -2,9 +2,18 @@
 public struct Hello: Sendable, Equatable {
     public var version: UInt16
     public var clientName: String
-    public init(version: UInt16 = ProtocolLimits.version, clientName: String) {
+    /// Which `helloReply` extensions the client reads (entries are asks, usually empty).
+    public var extensions: ExtensionArea
+    public init(version: UInt16 = ProtocolLimits.version, clientName: String, extensions: ExtensionArea = .init()) {
         self.version = version
         self.clientName = clientName
+        self.extensions = extensions
+    }
+
+    /// Extension tags of `hello`/`helloReply`.
+    public enum Extension {
+        /// `helloReply`: `idle_timeout:u32`, seconds an idle connection is kept (0: for ever).
+        public static let idleTimeout: UInt8 = 1
     }
 }
 
@@ -16,8 +25,11 @@ public struct Capabilities: Sendable, Equatable {
     public var maxReplyFrame: UInt32
     public var inputFormats: [PhotoFormat]
     public var outputFormats: [ImageFormat]
+    /// Fields added after the release, sent only when the `hello` asked for them (`answering`).
+    public var extensions: ExtensionArea
     public init(version: UInt16, serverVersion: String, maxRequestFrame: UInt32, maxReplyFrame: UInt32,
-                inputFormats: [PhotoFormat], outputFormats: [ImageFormat]) {
+                inputFormats: [PhotoFormat], outputFormats: [ImageFormat], extensions: ExtensionArea = .init()) {
+        self.extensions = extensions
         self.version = version
         self.serverVersion = serverVersion
         self.maxRequestFrame = maxRequestFrame
@@ -27,9 +39,27 @@ public struct Capabilities: Sendable, Equatable {
     }
 }
 
+extension Capabilities {
+    /// Seconds the server keeps an idle connection (0: for ever); nil when not sent.
+    public var idleTimeoutSeconds: UInt32? { try? extensions.u32(Hello.Extension.idleTimeout) }
+
+    /// These capabilities as the reply to `hello`: only the extensions it asked for.
+    public func answering(_ hello: Hello) -> Capabilities {
+        var reply = self
+        reply.extensions = extensions.answering(hello.extensions)
+        return reply
+    }
+}
+
 /// Library root, counts and scan state.
 public struct LibraryInfo: Sendable, Equatable {
-    public enum ScanState: UInt8, Sendable { case scanning = 0, ready = 1 }
+    /// Wire: u8. Open: a state a newer server adds is kept (a client reads it as "not ready").
+    public struct ScanState: RawRepresentable, Hashable, Sendable {
+        public var rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let scanning = ScanState(rawValue: 0)
+        public static let ready = ScanState(rawValue: 1)
+    }
     public var root: String
     public var albumCount: Int
     public var photoCount: Int
@@ -72,11 +102,7 @@ public struct ScanProgress: Sendable, Equatable {
     }
 
     static func decode(from r: inout ByteReader) throws(PickerError) -> ScanProgress {
-        let raw = try r.u8()
-        guard let state = LibraryInfo.ScanState(rawValue: raw) else {
-            throw PickerError(.malformedFrame, "unknown scan state \(raw)")
-        }
-        return ScanProgress(state: state, filesDone: Int(try r.u32()), filesExpected: Int(try r.u32()),
+        return ScanProgress(state: LibraryInfo.ScanState(rawValue: try r.u8()), filesDone: Int(try r.u32()), filesExpected: Int(try r.u32()),
                             elapsedMilliseconds: Int(try r.u32()))
     }
 }
@@ -149,7 +175,13 @@ public struct AlbumInfo: Sendable, Equatable {
 
 /// One row of `photos`.
 public struct PhotoInfo: Sendable, Equatable {
-    public enum DateSource: UInt8, Sendable { case modified = 0, exif = 1 }
+    /// Wire: u8. Open: a source a newer server adds is kept (read like `modified`: not from EXIF).
+    public struct DateSource: RawRepresentable, Hashable, Sendable {
+        public var rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let modified = DateSource(rawValue: 0)
+        public static let exif = DateSource(rawValue: 1)
+    }
     public var index: Int
     public var name: String
     /// Path relative to the library root ("2024/Kyoto/IMG_0001.jpg"); unlike `name`, unique in "All Photos".

@@ -44,5 +44,8 @@ public struct PhotoFormat: RawRepresentable, Hashable, Sendable, Codable {
     }
 
     /// The output format with the same wire value, when this format can also be written.
-    public var outputFormat: ImageFormat? { ImageFormat(rawValue: rawValue) }
+    public var outputFormat: ImageFormat? {
+        let output = ImageFormat(rawValue: rawValue)
+        return output.isKnown ? output : nil
+    }
 }

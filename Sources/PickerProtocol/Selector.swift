@@ -30,8 +30,13 @@ public enum StepDirection: UInt8, Sendable, Equatable {
     case previous = 1
 }
 
-/// Photo order for `photos`. Wire: u8.
-public enum PhotoSort: UInt8, Sendable, Equatable {
-    case name = 0
-    case date = 1
+/// Photo order for `photos`. Wire: u8. Open, so a newer server's order in a reply travels through;
+/// a request with an order the server does not know is `malformed_frame` (`isKnown`).
+public struct PhotoSort: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let name = PhotoSort(rawValue: 0)
+    public static let date = PhotoSort(rawValue: 1)
+    /// Whether this version knows the order.
+    public var isKnown: Bool { self == .name || self == .date }
 }

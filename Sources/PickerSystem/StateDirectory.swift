@@ -92,16 +92,13 @@ public final class StateDirectory: Sendable {
     /// and other bits are taken away (`fchmod(2)` to 0600, logged). A file there is then only ever
     /// replaced by us: nobody else can write this 0700 folder.
     public func checkPrivateFile(_ name: String) -> FileCheck {
-        let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = Errno.current
-            if e == .noEntry { return .missing }
-            return .refused(e.rawValue == ELOOP ? "it is a symlink" : "open: \(e)")
+        let (fd, st): (Int32, stat)
+        switch openRegular(name) {
+        case .missing: return .missing
+        case .refused(let why): return .refused(why)
+        case .opened(let opened, let status): (fd, st) = (opened, status)
         }
         defer { FileDescriptorIO.close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return .refused("fstat: \(Errno.current)") }
-        guard st.st_mode & S_IFMT == S_IFREG else { return .refused("not a regular file") }
         guard st.st_uid == geteuid() else { return .refused("owned by uid \(st.st_uid), not by this user") }
         let mode = st.st_mode & 0o7777
         if mode & 0o077 != 0 {
@@ -109,6 +106,36 @@ public final class StateDirectory: Sendable {
             Log.error("\(path)/\(name) had mode \(octal(mode)), open to other users; tightened to 0600")
         }
         return .ours
+    }
+
+    /// What `openRegular` found: the open descriptor and its status, nothing, or why it was refused.
+    private enum OpenedFile {
+        case opened(Int32, stat)
+        case missing
+        case refused(String)
+    }
+
+    /// Opens `name` for reading without following a symlink or waiting on a FIFO (`openat(2)` with
+    /// `O_NOFOLLOW|O_NONBLOCK`) and keeps it only when `fstat(2)` says it is a regular file; the
+    /// caller closes the descriptor.
+    private func openRegular(_ name: String) -> OpenedFile {
+        let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = Errno.current
+            if e == .noEntry { return .missing }
+            return .refused(e.rawValue == ELOOP ? "it is a symlink" : "open: \(e)")
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let why = "fstat: \(Errno.current)"
+            FileDescriptorIO.close(fd)
+            return .refused(why)
+        }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            FileDescriptorIO.close(fd)
+            return .refused("not a regular file")
+        }
+        return .opened(fd, st)
     }
 
     /// The folder's path with no symlink in it (`/proc/self/fd` of the open descriptor), checked to
@@ -130,16 +157,13 @@ public final class StateDirectory: Sendable {
     /// Reads the whole regular file `name` of at most `maxBytes` bytes (`openat(2)` with
     /// `O_NOFOLLOW|O_NONBLOCK`, so neither a symlink nor a FIFO planted there is followed or waited on).
     public func read(_ name: String, maxBytes: Int) -> ReadResult {
-        let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = Errno.current
-            if e == .noEntry { return .missing }
-            return .refused(e.rawValue == ELOOP ? "it is a symlink" : "open: \(e)")
+        let (fd, st): (Int32, stat)
+        switch openRegular(name) {
+        case .missing: return .missing
+        case .refused(let why): return .refused(why)
+        case .opened(let opened, let status): (fd, st) = (opened, status)
         }
         defer { FileDescriptorIO.close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return .refused("fstat: \(Errno.current)") }
-        guard st.st_mode & S_IFMT == S_IFREG else { return .refused("not a regular file") }
         let size = Int(st.st_size)
         guard size <= maxBytes else { return .refused("\(size) bytes, more than the \(maxBytes) allowed") }
         var bytes = [UInt8](repeating: 0, count: size)

@@ -53,7 +53,7 @@ let selectionCommands: [CommandSpec] = [
     CommandSpec(words: ["selection"], summary: "the pick list in pick order: album, name, size, path (--json adds absolute paths)",
                 options: [OptionSpec(name: "--paths", valueName: nil, help: "only the absolute paths, one per line (for xargs)"),
                           OptionSpec(name: "-0", valueName: nil, help: "with --paths: end each path with a NUL byte instead (xargs -0)")],
-                details: "--paths prints each picked photo's absolute path exactly as it is (not escaped), in pick order;\nwith -0 each is followed by a NUL, so any file name survives `xargs -0`. Nothing picked: no output.") { inv throws(CLIError) in
+                details: "--paths prints each picked photo's absolute path, one per line in pick order, with control and bidi\ncharacters shown escaped (a newline in a name reads `\\n`), so one line is one photo; with -0 each path is\nexactly as it is, followed by a NUL, so any file name survives `xargs -0`. Nothing picked: no output.") { inv throws(CLIError) in
         if inv.flag("-0") && !inv.flag("--paths") { throw .usage("-0 goes with --paths") }
         if inv.flag("--paths") && inv.json { throw .usage("--paths and --json are two formats: give one") }
         let reply = try inv.call(.selection(session: inv.session))

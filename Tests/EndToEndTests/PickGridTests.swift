@@ -106,9 +106,10 @@ struct PickGridTests {
 
     @Test func sixelTerminalGetsTheGridAsASixelWhoseRasterFitsThePane() async throws {
         let daemon = try await LiveDaemon(library: library.url)
-        await #expect(try daemon.ctl("session", "new", "pty", "--width", "300").exitCode == 0)
-        await #expect(try daemon.ctl("select-album", "Kyoto", session: "pty").exitCode == 0)
-        await #expect(try daemon.ctl("select-photo", "a.jpg", session: "pty").exitCode == 0)
+        #expect(try await daemon.ctl("session", "new", "pty", "--width", "300").exitCode == 0)
+        #expect(try await daemon.ctl("select-album", "Kyoto", session: "pty").exitCode == 0)
+        #expect(try await daemon.ctl("select-photo", "a.jpg", session: "pty").exitCode == 0)
+        let watch = try await PaneSizeWatch(daemon, session: "pty", width: 300)
         let recording = daemon.directory.appendingPathComponent("recording")
         let stdout = daemon.directory.appendingPathComponent("stdout")
         let script = TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/pty_terminal.py").path
@@ -116,8 +117,7 @@ struct PickGridTests {
                                                         TestEnvironment.pickerctl.path, "--socket", daemon.socketPath, "--session", "pty", "pick"])
         let summary = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
         #expect(summary["exit"] as? Int == 3 && summary["steps_left"] as? Int == 0, "\(r)")
-        let state = try await daemon.ctl("session", "show", "pty", "--json")
-        let pane = (try? JSONSerialization.jsonObject(with: state.stdout) as? [String: Any]) ?? [:]
+        let pane = watch.firstSetSize()  // pick gives the session its size back on exit
         let width = pane["width"] as? Int ?? 0, height = pane["height"] as? Int ?? 0
         let rasters = TerminalRecording.sixelRasters(Array((try? Data(contentsOf: recording)) ?? Data()))
         #expect(rasters.count == 2, "the photo, then the grid after g")

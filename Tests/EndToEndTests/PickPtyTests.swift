@@ -28,17 +28,17 @@ struct PickPtyTests {
     /// Plays `mode` at 120x40 cells of 8x16 px (TIOCGWINSZ 960x640) through the scenario: a picture, `j`, the next one, `q`.
     private func play(_ mode: String) async throws -> Run {
         let daemon = try await LiveDaemon(library: library.url)
-        await #expect(try daemon.ctl("session", "new", "pty", "--width", "300").exitCode == 0)
-        await #expect(try daemon.ctl("select-album", "Kyoto", session: "pty").exitCode == 0)
-        await #expect(try daemon.ctl("select-photo", "a.jpg", session: "pty").exitCode == 0)
+        #expect(try await daemon.ctl("session", "new", "pty", "--width", "300").exitCode == 0)
+        #expect(try await daemon.ctl("select-album", "Kyoto", session: "pty").exitCode == 0)
+        #expect(try await daemon.ctl("select-photo", "a.jpg", session: "pty").exitCode == 0)
+        let watch = try await PaneSizeWatch(daemon, session: "pty", width: 300)
         let recording = daemon.directory.appendingPathComponent("recording")
         let stdout = daemon.directory.appendingPathComponent("stdout")
         let script = TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/pty_terminal.py").path
         let r = try await runProcess(TestEnvironment.python, [script, mode, "120", "40", "960", "640", recording.path, stdout.path, "--",
                                                         TestEnvironment.pickerctl.path, "--socket", daemon.socketPath, "--session", "pty", "pick"])
         let summary = (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
-        let state = try await daemon.ctl("session", "show", "pty", "--json")
-        let pane = (try? JSONSerialization.jsonObject(with: state.stdout) as? [String: Any]) ?? [:]
+        let pane = watch.firstSetSize()  // pick gives the session its size back on exit
         return Run(exitCode: summary["exit"] as? Int ?? -1,
                    finished: summary["timeout"] as? Bool == false && summary["steps_left"] as? Int == 0,
                    recording: Array((try? Data(contentsOf: recording)) ?? Data()),

@@ -67,10 +67,10 @@ final class XServer: @unchecked Sendable {
     /// Xvfb and the xterm on it: heavy children.
     private let slot: ChildSlots.Slot
 
-    init(directory: URL) async throws {
+    init(directory: URL, screen: String = "1024x768x24") async throws {
         slot = await ChildSlots.shared.acquire()
         let numberFile = directory.appendingPathComponent("display").path
-        pid = try spawnProcess(findExecutable("Xvfb") ?? "Xvfb", ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        pid = try spawnProcess(findExecutable("Xvfb") ?? "Xvfb", ["-displayfd", "1", "-screen", "0", screen, "-nolisten", "tcp"],
                                environment: ["PATH": "/usr/bin:/bin"], stdin: "/dev/null", stdout: numberFile,
                                stderr: directory.appendingPathComponent("xvfb.log").path)
         var number = ""

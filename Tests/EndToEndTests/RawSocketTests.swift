@@ -102,7 +102,7 @@ import Testing
         let conn = try PickerConnection(socketPath: daemon.socketPath, clientName: "caps-test")
         #expect(conn.capabilities.version == ProtocolLimits.version)
         #expect(conn.capabilities.maxRequestFrame == 1 << 20)
-        #expect(Set(conn.capabilities.inputFormats) == [.jpeg, .png, .webp, .heic, .avif])
+        #expect(Set(conn.capabilities.inputFormats) == [.jpeg, .png, .webp, .heic, .avif, .gif, .jxl, .raw])
         #expect(Set(conn.capabilities.outputFormats) == [.jpeg, .png, .webp, .sixel, .symbols])
     }
 

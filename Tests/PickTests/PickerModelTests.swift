@@ -74,7 +74,7 @@ import Testing
         var m = model(photo: 1)
         #expect(m.handle(.character("g"), layout: layout) == [.redrawAll] && m.mode == .grid)
         #expect(m.handle(.character("p"), layout: layout) == [.redrawAll] && m.mode == .preview)
-        #expect(m.handle(.character("x"), layout: layout) == [.redrawAll] && m.mode == .panes)
+        #expect(m.handle(.character("x"), layout: layout) == [.redrawAll] && m.mode == .grid)  // back where it was opened (issue 24)
     }
 
     @Test func inTheGridUpAndDownMoveByARow() {

@@ -12,6 +12,47 @@ import Testing
         try replay("image", ImageFuzzEntry.run)
     }
 
+    @Test func rawContainerCorpusReplaysWithoutFindings() throws {
+        try replay("raw", RAWFuzzEntry.run)
+    }
+
+    @Test func libraryCorpusReplaysWithoutFindings() throws {
+        try replay("library", LibraryFuzzEntry.run)
+    }
+
+    /// Structure-aware fuzzing in every test run: each library seed with its declared sizes, offsets
+    /// and counts rewritten (`StructureMutator`, fixed seeds, so the same inputs each run), down the
+    /// whole header → index → estimate → render path.
+    @Test func structureMutationsOfTheLibrarySeedsKeepEveryPromise() throws {
+        var runs = 0
+        for file in try FuzzRegressionCorpus.files(of: "library") {
+            let bytes = Array(try Data(contentsOf: file))
+            for seed in UInt64(1)...12 {
+                guard let mutated = StructureMutator.mutate(bytes, seed: seed * 0x9e37_79b9) else { continue }
+                let findings = LibraryFuzzEntry.run(mutated)
+                runs += 1
+                #expect(findings.isEmpty, "\(file.lastPathComponent) mutated with seed \(seed): \(findings)")
+            }
+        }
+        #expect(runs >= 100, "only \(runs) mutated inputs")
+    }
+
+    /// The mutator knows the fields issue 21's findings lived in, in each format.
+    @Test func structureFieldsFindTheDeclaredSizesOfEachFormat() throws {
+        func offsets(_ name: String) throws -> Set<Int> {
+            let file = FuzzRegressionCorpus.root.appendingPathComponent("library").appendingPathComponent(name)
+            return Set(StructureFields(Array(try Data(contentsOf: file))).fields.map(\.offset))
+        }
+        #expect(try offsets("png-3x2.png").isSuperset(of: [16, 20]), "PNG IHDR width, height")
+        #expect(try offsets("webp-vp8x-2p24-squared.webp").isSuperset(of: [24, 27]), "WebP VP8X canvas")
+        let sof = try offsets("fixture-exif-orientation-pillow_orientation_rectangle.jpg")
+        #expect(sof.count > 10, "JPEG segment lengths and SOF: \(sof.sorted())")
+        let icc = try offsets("jpeg-app2-icc-mpet-16.jpg")
+        #expect(icc.contains(2 + 4 + 14 + 128), "the APP2 profile's tag count: \(icc.sorted())")
+        #expect(try offsets("fixture-heic-libheif_rainbow-451x461.heic").count > 20, "HEIF boxes, ispe, iloc")
+        #expect(try offsets("heic-grid-output-16384-ispe-512.heic").count > 20, "HEIF grid idat, iref")
+    }
+
     @Test func pngTextCorpusReplaysWithoutFindings() throws {
         try replay("pngtext", PNGTextFuzzEntry.run)
     }
@@ -23,7 +64,8 @@ import Testing
     /// The 200 Mpx refusal is reached from declared sizes alone: these seeds must stay in the corpus.
     @Test func imageCorpusKeepsTheOverCapSeeds() throws {
         let names = try FuzzRegressionCorpus.files(of: "image").map(\.lastPathComponent)
-        for seed in ["jpeg-declares-65535x65535.jpg", "png-declares-20000x20000.png", "webp-declares-16384x16384.webp"] {
+        for seed in ["jpeg-declares-65535x65535.jpg", "png-declares-20000x20000.png", "webp-declares-16384x16384.webp",
+                     "gif-screen-65535x65535.gif"] {
             #expect(names.contains(seed), "fuzz/regressions/image/\(seed) is missing")
         }
     }

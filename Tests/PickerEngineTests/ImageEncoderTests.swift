@@ -22,7 +22,7 @@ import PickerProtocol
         case .png: return try PNGDecoder.decode(bytes, maxPixels: 1 << 30, photoName: "roundtrip.png")
         case .jpeg: return try JPEGDecoder.decode(bytes, maxPixels: 1 << 30, photoName: "roundtrip.jpg")
         case .webp: return try WebPDecoder.decode(bytes, maxPixels: 1 << 30, photoName: "roundtrip.webp")
-        case .sixel, .symbols: throw PickerError(.unsupportedImage, "terminal text is not decoded")
+        default: throw PickerError(.unsupportedImage, "\(format.displayName) is not decoded here")
         }
     }
 

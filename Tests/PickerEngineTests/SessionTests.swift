@@ -45,7 +45,7 @@ import Testing
 @Suite struct RenderCacheTests {
     private func key(_ i: Int) -> RenderKey {
         RenderKey(file: FileVersion(identity: FileIdentity(device: 1, inode: UInt64(i)), size: 1, mtimeSeconds: 0, mtimeNanoseconds: 0),
-                  width: 10, height: 10, format: .png, quality: 100)
+                  target: .thumbnailCell(size: 10))
     }
     private func image(_ bytes: Int) -> EncodedImage {
         EncodedImage(format: .png, width: 1, height: 1, data: [UInt8](repeating: 0, count: bytes))

@@ -121,11 +121,12 @@ enum TestCorpus {
         if bytes.count >= 12, bytes[0...3].elementsEqual("RIFF".utf8), bytes[8...11].elementsEqual("WEBP".utf8) {
             return .webp
         }
-        if let heif = FormatSniffer.sniff(bytes), heif == .heic || heif == .avif { return heif }
+        if let sniffed = FormatSniffer.sniff(bytes), [.heic, .avif, .gif, .jxl, .raw].contains(sniffed) { return sniffed }
         switch (path as NSString).pathExtension.lowercased() {
         case "jpg", "jpeg": return .jpeg
         case "png": return .png
         case "webp": return .webp
+        case "gif": return .gif
         default: return nil
         }
     }

@@ -21,6 +21,19 @@ import Testing
         #expect(budget.reservedBytes == 0)
     }
 
+    /// A saturated estimate (`PixelCount` gives Int.max for an absurd declared size) is refused
+    /// with its message, not an overflow trap while rounding it to MiB (found by the "library" fuzz
+    /// target with the header check switched off).
+    @Test func aSaturatedEstimateIsRefusedWithoutTrapping() {
+        let budget = WorkBudget(capacityBytes: 1 << 30)
+        do throws(PickerError) {
+            try budget.withReservation(Int.max, for: "huge.png") { () throws(PickerError) in }
+            Issue.record("an Int.max reservation was granted")
+        } catch {
+            #expect(error.code == .imageTooLarge && error.message.hasPrefix("huge.png: this job needs about"), "\(error.message)")
+        }
+    }
+
     @Test func aReservationIsGivenBackWhenTheJobThrows() {
         let budget = WorkBudget(capacityBytes: 1000)
         #expect(throws: PickerError.self) {

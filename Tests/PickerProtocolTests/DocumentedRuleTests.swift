@@ -56,7 +56,9 @@ import Testing
             case .photosPage(let page): photos = page.photos
             default: photos = []
             }
-            #expect(photos.first?.dateSource == .modified, "\(label): read like 0 (not EXIF)")
+            #expect(photos.first?.dateSource != .exif, "\(label): read like 0 (not EXIF)")
+            #expect(photos.first?.dateSource.rawValue == 7, "\(label): the value is kept")
+            #expect(try Reply(frame: frame).frame(id: frame.requestID) == frame, "\(label): re-encodes as received")
         }
     }
 }

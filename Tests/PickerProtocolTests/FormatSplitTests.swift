@@ -9,7 +9,7 @@ import Testing
         #expect(PhotoFormat.jpeg.outputFormat == .jpeg && PhotoFormat.png.outputFormat == .png
                 && PhotoFormat.webp.outputFormat == .webp)
         #expect(PhotoFormat.heic.outputFormat == nil && PhotoFormat.avif.outputFormat == nil)
-        #expect(ImageFormat(rawValue: 4) == nil && ImageFormat(rawValue: 5) == nil)
+        #expect(!ImageFormat(rawValue: 4).isKnown && !ImageFormat(rawValue: 5).isKnown)
         #expect([PhotoFormat.gif, .jxl, .raw].allSatisfy { $0.outputFormat == nil })
         #expect([PhotoFormat.gif, .jxl, .raw].map(\.displayName) == ["GIF", "JPEG XL", "RAW"])
         #expect(PhotoFormat(ImageFormat.webp) == .webp)

@@ -30,12 +30,15 @@ enum ProtocolDocument {
 
     static let vectors: [DocVector] = blocks(marker: "vector:")
     static let refusals: [DocVector] = blocks(marker: "refused:")
+    /// Frames with an extension area ("Extending a message"); clients from before the rule do not read them.
+    static let extended: [DocVector] = blocks(marker: "extended:")
 
     /// Problems found while parsing (a marker without a hex block, a bad hex pair); tests expect none.
     static let parseProblems: [String] = {
         var problems: [String] = []
         _ = scan(marker: "vector:", problems: &problems)
         _ = scan(marker: "refused:", problems: &problems)
+        _ = scan(marker: "extended:", problems: &problems)
         return problems
     }()
 

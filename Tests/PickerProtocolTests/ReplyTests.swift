@@ -131,15 +131,19 @@ import Testing
         #expect(Set(ErrorCode.allCases.map(\.name)).count == ErrorCode.allCases.count)
     }
 
-    @Test func unknownErrorCodeFromANewerServerArrivesAsInternalWithItsMessage() throws {
-        let payload: [UInt8] = [0x01, 0x2C] + stringField("something new")
-        let reply = try Reply(frame: Frame(type: MessageType.error.rawValue, requestID: 4, payload: payload))
-        #expect(reply == .error(PickerError(.internal, "something new")))
+    /// Failed before ErrorCode was open: the code arrived as 99 and re-encoded as 99.
+    @Test func unknownErrorCodeFromANewerServerKeepsItsNumberAndReadsAsInternal() throws {
+        let frame = Frame(type: MessageType.error.rawValue, requestID: 4, payload: [0x01, 0x2C] + stringField("something new"))
+        let reply = try Reply(frame: frame)
+        #expect(reply == .error(PickerError(ErrorCode(rawValue: 300), "something new")))
+        guard case .error(let e) = reply else { return }
+        #expect(!e.code.isKnown && e.code.name == "internal" && e.code.description == "error-300")
+        #expect(reply.frame(id: 4) == frame)
     }
 
-    /// Unknown input formats travel through (PhotoFormat keeps any value, shown as `format-N`);
-    /// unknown output formats, which a client could not ask for anyway, are skipped.
-    @Test func unknownInputFormatsAreKeptAndUnknownOutputFormatsSkipped() throws {
+    /// Unknown input and output formats travel through (shown as `format-N`), so the reply
+    /// re-encodes as received; before, unknown output formats were dropped.
+    @Test func unknownInputAndOutputFormatsAreKept() throws {
         let caps = Reply.hello(Capabilities(version: 1, serverVersion: "s", maxRequestFrame: 1, maxReplyFrame: 2,
                                             inputFormats: [], outputFormats: [])).frame(id: 1)
         var payload = Array(caps.payload.dropLast(8))
@@ -151,7 +155,9 @@ import Testing
         }
         #expect(decoded.inputFormats == [.jpeg, PhotoFormat(rawValue: 200), .webp])
         #expect(decoded.inputFormats[1].displayName == "format-200")
-        #expect(decoded.outputFormats == [.png])
+        #expect(decoded.outputFormats == [ImageFormat(rawValue: 0), .png])
+        #expect(decoded.outputFormats[0].displayName == "format-0")
+        #expect(reply.frame(id: 1).payload == payload)
     }
 
     @Test func thumbnailsReplyWithoutAnImageEndsAfterTheHasImageByte() {

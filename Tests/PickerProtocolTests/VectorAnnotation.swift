@@ -85,7 +85,7 @@ struct VectorAnnotation {
         for _ in 0..<n where pos < bytes.count { element(&self) }
     }
 
-    private static func format(_ v: UInt64) -> String { ImageFormat(rawValue: UInt8(truncatingIfNeeded: v))?.optionName ?? "?" }
+    private static func format(_ v: UInt64) -> String { ImageFormat(rawValue: UInt8(truncatingIfNeeded: v)).optionName }
     private static func none(_ v: UInt64) -> String { v == 0 ? "none" : "" }
 
     /// The flags byte of `getImage`/`preview` and, with bit 1, the terminal cells after it.
@@ -259,7 +259,7 @@ struct VectorAnnotation {
             list("input_formats: count") { $0.u8("  format", Self.format) }
             list("output_formats: count") { $0.u8("  format", Self.format) }
         case .error:
-            u16("code") { ErrorCode(rawValue: UInt16(truncatingIfNeeded: $0))?.name ?? "?" }
+            u16("code") { ErrorCode(rawValue: UInt16(truncatingIfNeeded: $0)).name }
             string("message")
         case .pong:
             string("server_version")

@@ -278,7 +278,14 @@ reply, or (nil ERROR-DATA) for an `error' reply (data as in
 (defvar pickerd--default-connection nil)
 
 (defun pickerd-default-connection ()
-  "The shared connection of the library functions, opened when needed."
+  "The shared connection of the library functions, opened when needed.
+pickerd closes a connection left idle for `pickerd --idle-timeout' seconds
+\(60 by default): what already arrived is read first, so such a close is seen
+and a new connection opened instead of writing into the closed one."
+  (when (and pickerd--default-connection
+             (not (pickerd-conn-lost pickerd--default-connection))
+             (process-live-p (pickerd-conn-process pickerd--default-connection)))
+    (accept-process-output (pickerd-conn-process pickerd--default-connection) 0 nil t))
   (unless (and pickerd--default-connection
                (not (pickerd-conn-lost pickerd--default-connection)))
     (setq pickerd--default-connection (pickerd-connect)))

@@ -34,6 +34,10 @@ from pickerd_client.wire import MessageType as T  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 PANE = (600, 400)
 HEIC_BENCH_FILE = "heic/ianare_iphone_13_pro_max.heic"
+JXL_BENCH_FILE = "jxl/immich_8bit-sRGB.jxl"  # the corpus's one real JPEG XL photo (1440x1080, 1.7 MB)
+# RAW rows: the largest RAW files the corpus has (no full-size RAW of 4 MiB or more was found with a licence).
+RAW_BENCH_FILES = ["raw/photoprism_canon_eos_6d.dng", "raw/nomexif_canon-r6_truncated.cr3"]
+RAW_GRID_COPIES = 10
 # Colour rows: corpus files with an embedded ICC profile, each beside a copy without it.
 COLOUR_BENCH_FILES = ("colour/adobergb.jpg", "colour/prophoto.png")
 
@@ -183,6 +187,7 @@ def psnr(out_path, src):
 # ----------------------------------------------------------------- the bench
 
 class Bench:
+
     def __init__(self, args):
         self.args = args
         self.bin = os.path.abspath(args.bin)
@@ -205,6 +210,7 @@ class Bench:
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     # -- set-up
+
     def prepare(self):
         for tool, path in (("vipsthumbnail", self.vips), ("convert", self.convert),
                            ("pickerd", self.pickerd), ("pickerctl", self.pickerctl)):
@@ -220,6 +226,22 @@ class Bench:
         if os.path.exists(heic):
             os.makedirs(os.path.join(self.lib, "heic"), exist_ok=True)
             shutil.copyfile(heic, os.path.join(self.lib, "heic", os.path.basename(heic)))
+        self.make_gif_album()
+        jxl = os.path.join(self.args.testdata, JXL_BENCH_FILE)
+        if os.path.exists(jxl):
+            os.makedirs(os.path.join(self.lib, "jxl"), exist_ok=True)
+            shutil.copyfile(jxl, os.path.join(self.lib, "jxl", os.path.basename(jxl)))
+        # RAW rows: the corpus's RAWs, and a grid album of copies of them (cells by their previews).
+        for rel in RAW_BENCH_FILES:
+            src = os.path.join(self.args.testdata, rel)
+            if not os.path.exists(src):
+                continue
+            for album in ("raw", "rawgrid"):
+                os.makedirs(os.path.join(self.lib, album), exist_ok=True)
+            shutil.copyfile(src, os.path.join(self.lib, "raw", os.path.basename(src)))
+            stem, ext = os.path.splitext(os.path.basename(src))
+            for i in range(RAW_GRID_COPIES):
+                shutil.copyfile(src, os.path.join(self.lib, "rawgrid", f"{stem}-{i:02d}{ext}"))
         self.grid = sorted(os.listdir(os.path.join(self.lib, "grid")))
         # Colour rows: each profiled file and the same bytes without the profile.
         for rel in COLOUR_BENCH_FILES:
@@ -296,6 +318,7 @@ class Bench:
         return json.loads(self.pillow.stdout.readline())
 
     # -- tools, one fit to 600x400 each; return seconds
+
     def t_pickerd(self, sock, album, name, out):
         return must(self.ctl(sock, "-o", out, "get-image", "--no-cache"))
 
@@ -310,6 +333,7 @@ class Bench:
         return self.pil({"op": "fit", "src": src, "dst": out, "w": PANE[0], "h": PANE[1]})["t"]
 
     # -- scenarios
+
     def fit_scenario(self, key, label, sock, album, names, rounds, cpu_row=False):
         times = {k: [] for k in ("pickerd", "vips", "convert", "pillow")}
         cpu = {k: 0.0 for k in times}
@@ -356,6 +380,101 @@ class Bench:
             times["ref"].append(self.t_vips(src, os.path.join(self.out, f"heic-vips-{i}.png")))
         self.rows.append(dict(label="cold get-image --no-cache, HEIC 12 MP (iPhone: HEVC grid + irot) -> 600x400",
                               times=times, ref_name="vipsthumbnail", n=runs))
+
+    def make_gif_album(self):
+        """The GIF row's album (before the daemon starts): the corpus's largest animation and a 3-frame
+        2400x1600 animation made by Pillow from the first camera photo."""
+        album = os.path.join(self.lib, "gif")
+        os.makedirs(album, exist_ok=True)
+        chi = os.path.join(self.args.testdata, "gif/pillow_chi.gif")
+        if os.path.exists(chi):
+            shutil.copyfile(chi, os.path.join(album, "chi.gif"))
+        try:
+            from PIL import Image
+            photo = Image.open(os.path.join(self.lib, "camera", self.camera[0])).convert("RGB").resize((2400, 1600))
+            frames = [photo.quantize(256), photo.rotate(180).quantize(256), photo.transpose(Image.FLIP_LEFT_RIGHT).quantize(256)]
+            frames[0].save(os.path.join(album, "big.gif"), save_all=True, append_images=frames[1:], duration=100, loop=0)
+        except Exception as e:  # no Pillow, or no camera photo: the corpus file alone
+            self.notes.append(f"GIF row: no generated 2400x1600 GIF ({e}).")
+
+    def gif_scenario(self, sock, runs):
+        """GIF first frame -> 600x400, cold, against vipsthumbnail (which reads page 0 only by default;
+        convert decodes every frame of an animation, so it is left out)."""
+        album = os.path.join(self.lib, "gif")
+        for name, label in (("big.gif", "animated GIF 2400x1600 (3 frames, made by Pillow)"),
+                            ("chi.gif", "animated GIF 320x240 (31 frames, corpus pillow_chi.gif)")):
+            src = os.path.join(album, name)
+            if not os.path.exists(src):
+                continue
+            must(self.ctl(sock, "select-album", "gif"))
+            must(self.ctl(sock, "select-photo", name))
+            times = {"pickerd": [], "ref": []}
+            for i in range(runs):
+                times["pickerd"].append(self.t_pickerd(sock, "gif", name, os.path.join(self.out, f"gif-pickerd-{i}.png")))
+                times["ref"].append(self.t_vips(src, os.path.join(self.out, f"gif-vips-{i}.png")))
+            self.rows.append(dict(label=f"cold get-image --no-cache, {label}, first frame -> 600x400",
+                                  times=times, ref_name="vipsthumbnail", n=runs))
+        self.notes.append("GIF rows: vipsthumbnail -s 600x400 upscales the 320x240 file to 533x400 (pickerd never "
+                          "upscales), so that row times start-up and GIF reading more than resampling.")
+
+    def jxl_scenario(self, sock, runs):
+        """JPEG XL -> 600x400, cold, against vipsthumbnail (Debian's vips 8.14 reads JXL through the
+        same libjxl 0.7, with its own threads)."""
+        album = os.path.join(self.lib, "jxl")
+        names = sorted(os.listdir(album)) if os.path.isdir(album) else []
+        if not names:
+            self.notes.append(f"JPEG XL row skipped: the corpus has no {JXL_BENCH_FILE}.")
+            return
+        name = names[0]
+        src = os.path.join(album, name)
+        must(self.ctl(sock, "select-album", "jxl"))
+        must(self.ctl(sock, "select-photo", name))
+        times = {"pickerd": [], "ref": []}
+        for i in range(runs):
+            times["pickerd"].append(self.t_pickerd(sock, "jxl", name, os.path.join(self.out, f"jxl-pickerd-{i}.png")))
+            times["ref"].append(self.t_vips(src, os.path.join(self.out, f"jxl-vips-{i}.png")))
+        self.rows.append(dict(label="cold get-image --no-cache, JPEG XL 1.6 MP (lossless-class, immich) -> 600x400",
+                              times=times, ref_name="vipsthumbnail", n=runs))
+
+    def raw_scenario(self, sock, runs):
+        """RAW -> 600x400 by its embedded preview, cold, against vipsthumbnail on the same file (vips 8.14
+        has no LibRaw loader: it reads a DNG through libtiff's tiffload, which takes IFD0 - the 256x171
+        thumbnail - and upscales it; CR3 goes to magickload, which fails). Then one `thumbnails` grid
+        of the rawgrid album (copies of both), cold on a fresh daemon without shared thumbnails: per cell."""
+        album = os.path.join(self.lib, "raw")
+        names = sorted(os.listdir(album)) if os.path.isdir(album) else []
+        if not names:
+            self.notes.append("RAW rows skipped: the corpus has no raw/ files.")
+            return
+        must(self.ctl(sock, "select-album", "raw"))
+        for name in names:
+            src = os.path.join(album, name)
+            must(self.ctl(sock, "select-photo", name))
+            times = {"pickerd": [], "ref": []}
+            for i in range(runs):
+                times["pickerd"].append(self.t_pickerd(sock, "raw", name, os.path.join(self.out, f"raw-pickerd-{i}.png")))
+                t, rc, _ = spawn([self.vips, src, "-s", f"{PANE[0]}x{PANE[1]}", "-o", os.path.join(self.out, "raw-vips.png")])
+                if rc == 0:
+                    times["ref"].append(t)
+            if not times["ref"]:
+                self.notes.append(f"RAW {name}: vipsthumbnail cannot read it (no LibRaw loader in vips 8.14; ImageMagick fails).")
+                times["ref"] = [float("nan")]
+            self.rows.append(dict(label=f"cold get-image --no-cache, RAW {name} (embedded preview) -> 600x400",
+                                  times=times, ref_name="vipsthumbnail", n=runs))
+        cells = sorted(os.listdir(os.path.join(self.lib, "rawgrid")))
+        per_cell = []
+        for rep in range(runs):
+            gp, gsock = self.start_daemon(f"rawgrid{rep}", fresh_cache=True)
+            side = 10 * CELL + 9 * 10  # room for 100 cells, as the grid row: every RAW cell is drawn
+            must(self.ctl(gsock, "session", "new", "--width", str(side), "--height", str(side)))
+            must(self.ctl(gsock, "select-album", "rawgrid"))
+            t = must(self.ctl(gsock, "-o", os.path.join(self.out, "rawgrid.png"), "thumbnails", "--size", str(CELL)))
+            per_cell.append(t / len(cells))
+            gp.send_signal(signal.SIGTERM)  # only this one: the main daemon serves the rows after
+            gp.wait(10)
+            self.daemons.remove(gp)
+        self.rows.append(dict(label=f"cold thumbnails grid, {len(cells)} RAW cells of {CELL} px (per cell, whole command)",
+                              times={"pickerd": per_cell, "ref": [0.025]}, ref_name="25 ms target", n=runs))
 
     def colour_scenario(self, sock, runs):
         """Colour-managed files against the tools (Debian's vipsthumbnail with default options does
@@ -627,6 +746,7 @@ class Bench:
         self.stop_daemons()
 
     # -- output
+
     def table(self):
         L = []
         fmt = lambda ms: f"{ms:.1f}" if ms < 100 else f"{ms:.0f}"
@@ -685,7 +805,7 @@ class Bench:
         self.main_pid = p.pid
         must(self.ctl(sock, "session", "new", "--width", str(PANE[0]), "--height", str(PANE[1])))
         # warm the page cache for every file once
-        for d in ("camera", "big", "grid", "heic", "colour"):
+        for d in ("camera", "big", "grid", "heic", "gif", "jxl", "colour", "raw", "rawgrid"):
             if not os.path.isdir(os.path.join(self.lib, d)):
                 continue
             for f in os.listdir(os.path.join(self.lib, d)):
@@ -710,6 +830,15 @@ class Bench:
         if want("heic"):
             print("bench: HEIC", file=sys.stderr)
             self.heic_scenario(sock, big_runs)
+        if want("gif"):
+            print("bench: GIF", file=sys.stderr)
+            self.gif_scenario(sock, big_runs)
+        if want("jxl"):
+            print("bench: JPEG XL", file=sys.stderr)
+            self.jxl_scenario(sock, big_runs)
+        if want("raw"):
+            print("bench: RAW", file=sys.stderr)
+            self.raw_scenario(sock, big_runs)
         if want("colour"):
             print("bench: colour management", file=sys.stderr)
             self.colour_scenario(sock, big_runs)
@@ -787,7 +916,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     ap.add_argument("--package", default=os.path.normpath(os.path.join(HERE, "../..")),
                     help="the pickerd package, to build a static pickerctl for comparison ('' to skip)")
-    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,colour,warm,browsing,ping,thumbs,memory")
+    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,gif,jxl,raw,colour,warm,browsing,ping,thumbs,memory")
     a = ap.parse_args()
     if a.testdata is None:
         sys.path.insert(0, os.path.join(HERE, ".."))

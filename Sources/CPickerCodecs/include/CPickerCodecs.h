@@ -134,6 +134,40 @@ int pk_heif_info(pk_read_fn read, void *context, int64_t file_size, uint64_t max
 int pk_heif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int thumb_min_w,
                    int thumb_min_h, pk_image *out, char *msg);
 
+/* ---- GIF (giflib; pk_gif.c) ---- */
+
+/* The first frame composited onto the logical screen (8-bit RGB, or RGBA when the frame has a
+ * transparent index or does not cover the screen: outside it is transparent). The screen's
+ * size is checked against max_pixels before anything is allocated; a frame outside the
+ * screen, a missing colour table or image data that ends early is PK_CORRUPT. */
+int pk_gif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, pk_image *out, char *msg);
+/* ---- JPEG XL (libjxl 0.7; pk_jxl.c) ---- */
+
+/* What a JPEG XL file's basic info declares. width/height are as stored in the codestream
+ * (before orientation); orientation is the codestream's (1-8, EXIF numbering), which the
+ * caller applies: pk_jxl_decode keeps the stored orientation. */
+typedef struct pk_jxl_header {
+    int width;
+    int height;
+    int orientation;
+    int has_alpha;
+    int has_animation;
+    int bits;
+} pk_jxl_header;
+
+/* Feeds libjxl the file through `read`, 16 KiB at a time, until the basic info (a file that
+ * ends first, or whose codestream header is not within its first 16 MiB, is corrupt). */
+int pk_jxl_info(pk_read_fn read, void *context, int64_t file_size, pk_jxl_header *out, char *msg);
+
+/* The first frame (animations: composited), stored orientation, 8-bit RGB or RGBA (straight
+ * alpha), converted to sRGB through its data colour profile. The declared size is checked
+ * against max_pixels before any buffer. When min_w and min_h are > 0, decoding stops at the
+ * first progressive pass (DC, 1/8) whose resolution covers twice min_w x min_h, in files of at
+ * least 0.5 bytes a pixel (where that is cheaper than finishing: pk_jxl.c): the picture is full
+ * size, only that detailed. A file that ends before the frame is complete is corrupt. */
+int pk_jxl_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int min_w, int min_h, pk_image *out,
+                  char *msg);
+
 /* ---- Encoders (to a malloc'd buffer; release with pk_free) ----
  * pixels_len is the buffer's length: shorter than the sizes say is PK_INVALID. */
 
@@ -190,6 +224,7 @@ void pk_fill_rgb(uint8_t *canvas, size_t canvas_len, int width, int height, uint
 #include "pk_colour.h"
 #include "pk_md5.h"
 #include "pk_png_text.h"
+#include "pk_raw.h"
 #include "pk_work.h"
 
 #endif

@@ -23,7 +23,9 @@ final class ThumbnailCells: Sendable {
 
     /// A `size`×`size` RGB cell for `photo`. The photo is opened beneath the library root first and
     /// every cache (memory, shared thumbnails) is asked about the version of that open file.
-    func cell(for photo: Photo, size: Int) -> PixelImage {
+    /// `newlyBroken` is called once, when this cell is the first to find the photo's version broken,
+    /// whichever path asked (the grid, or the background prefetch of the first page).
+    func cell(for photo: Photo, size: Int, newlyBroken: (Photo) -> Void) -> PixelImage {
         let open: OpenPhoto
         do throws(PickerError) {
             open = try library.openPhoto(photo)
@@ -31,9 +33,9 @@ final class ThumbnailCells: Sendable {
             Log.error("thumbnail for \(photo.relativePath): \(error.message)")
             return placeholder(size)
         }
-        let key = RenderKey(file: open.version, width: size, height: size, format: .png, quality: 0, variant: 1)
+        let key = RenderKey(file: open.version, target: .thumbnailCell(size: size))
         if let hit = memory.get(key) { return hit }
-        let made = make(open, size: size)
+        let made = make(open, size: size, newlyBroken: newlyBroken)
         memory.put(key, made)
         return made
     }
@@ -41,7 +43,7 @@ final class ThumbnailCells: Sendable {
     /// Reads the photo (under a reservation of the work budget) and makes its cell from the first
     /// source that serves; a decode failure is logged, recorded in `library.broken` (the sheet
     /// draws the broken tile there) and in the shared store's failure folder.
-    private func make(_ open: OpenPhoto, size: Int) -> PixelImage {
+    private func make(_ open: OpenPhoto, size: Int, newlyBroken: (Photo) -> Void) -> PixelImage {
         let photo = open.photo
         let absolutePath = LibraryPath.join(library.snapshot.rootRealPath, photo.relativePath)
         let flavor = ThumbnailFlavor.smallest(coveringShortSide: size, displayWidth: photo.header.displayWidth,
@@ -56,7 +58,7 @@ final class ThumbnailCells: Sendable {
             }
         } catch {
             Log.error("thumbnail for \(photo.relativePath): \(error.message)")
-            library.broken.record(error, version: open.version, photo: photo)
+            if library.broken.record(error, version: open.version, photo: photo) { newlyBroken(photo) }
             shared?.recordFailure(absolutePath: absolutePath, mtime: open.status.mtimeSeconds)
             return placeholder(size)
         }

@@ -4,9 +4,11 @@ import PickerProtocol
 /// find their codec here; a format missing from the table is not read at all (never handed
 /// to another format's decoder).
 enum ImageCodecs {
-    /// Every codec, in sniffing order (AVIF before HEIC: an AVIF file may also carry `mif1`).
+    /// Every codec, in sniffing order (AVIF before HEIC: an AVIF file may also carry `mif1`;
+    /// RAW before both: CR3 is an ISO media file too, told by its `crx ` major brand).
     static let all: [any ImageCodec.Type] = [
-        JPEGDecoder.self, PNGDecoder.self, WebPDecoder.self, AVIFCodec.self, HEICCodec.self,
+        JPEGDecoder.self, PNGDecoder.self, WebPDecoder.self, RAWCodec.self, AVIFCodec.self, HEICCodec.self,
+        GIFCodec.self, JXLCodec.self,
     ]
 
     /// The codec of `format`, or nil for a format this build does not read.

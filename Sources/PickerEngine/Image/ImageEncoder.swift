@@ -40,8 +40,8 @@ public enum ImageEncoder {
         case .webp:
             status = pk_webp_encode(image.pixels, image.pixels.count, Int32(image.width), Int32(image.height),
                                     Int32(image.channels), q, &output, &length, &message)
-        case .sixel, .symbols:
-            // Handled above; kept for the exhaustive switch.
+        default:
+            // sixel and symbols are handled above; anything else is not a format this build writes.
             status = Int32(bitPattern: PK_INVALID.rawValue)
         }
         guard status == 0, let bytes = CodecResult.adopt(output, count: length) else {
@@ -67,7 +67,7 @@ public enum ImageEncoder {
         case .symbols:
             guard let cells = output.cells else { throw PickerError(.invalidArgument, "symbols needs cells") }
             return try TerminalImageEncoder.symbols(image, in: cells)
-        case .png, .jpeg, .webp:
+        default:
             let bytes = try encode(image, as: output.format, quality: output.quality)
             return RenderedImage(bytes: bytes, width: image.width, height: image.height, format: output.format)
         }

@@ -19,7 +19,8 @@ import PickerSystem
 ///   walked once (a visited set of device and inode), which also ends symlink loops.
 /// - Formats come from the bytes: a PNG named ".txt" is indexed, a text file named ".jpg" is not.
 /// - Headers are read in parallel; files whose header cannot be read are left out and listed
-///   in `LibrarySnapshot.skipped` with the reason.
+///   in `LibrarySnapshot.skipped` with the reason. A header declaring more pixels than `maxPixels`
+///   is listed without a size, marked too large (`Photo.tooLarge`): broken, never decoded.
 /// - Album naming: a folder that directly holds images is an album named by its path relative
 ///   to the root ("2024/Kyoto"). Photos lying directly in the root form an album named after the
 ///   root folder itself (e.g. "Pictures"), which is what the user sees in a file manager; if
@@ -31,6 +32,8 @@ public struct LibraryScanner: Sendable {
     public var maxDepth: Int
     /// Headers are read on the calling thread plus this pool's idle workers; nil: the calling thread only.
     public var pool: WorkerPool?
+    /// The pixel cap (`--max-megapixels`): a header declaring more is listed too large.
+    public var maxPixels = EngineConfiguration.defaultMaxPixels
 
     public init(root: String, maxDepth: Int = 64) {
         self.root = root
@@ -84,7 +87,7 @@ public struct LibraryScanner: Sendable {
         let files = walker.files
         progress?.walkFinished(files: files.count)
         let outcomes = Self.readHeaders(files, root: rootDirectory, reusing: previous, notImages: known,
-                                        progress: progress, pool: pool)
+                                        progress: progress, pool: pool, maxPixels: maxPixels)
 
         var skipped = walker.skipped
         var byFolder: [String: [Photo]] = [:]
@@ -95,13 +98,13 @@ public struct LibraryScanner: Sendable {
             case .reused(let photo):
                 unchanged += 1
                 byFolder[file.folder, default: []].append(photo)
-            case .header(let header, let st):
+            case .header(let header, let st, let tooLarge):
                 if previous[file.relative] == nil { added.append(file.relative) } else { changed.append(file.relative) }
                 let photo = Photo(albumName: file.folder, fileName: file.name, relativePath: file.relative,
                                   header: header, byteSize: st.size, mtimeSeconds: st.mtimeSeconds,
                                   mtimeNanoseconds: st.mtimeNanoseconds, device: st.identity.device,
                                   inode: st.identity.inode,
-                                  targetPath: file.openPath == file.relative ? nil : file.openPath)
+                                  targetPath: file.openPath == file.relative ? nil : file.openPath, tooLarge: tooLarge)
                 byFolder[file.folder, default: []].append(photo)
             case .skipped(let reason, let message):
                 skipped.append(SkippedEntry(relativePath: file.relative, reason: reason, message: message))
@@ -153,8 +156,9 @@ public struct LibraryScanner: Sendable {
     // MARK: - Headers in parallel
 
     enum Outcome: Sendable {
-        /// The header, and the status of the descriptor it was read from (what the index records).
-        case header(ImageHeader, FileStatus)
+        /// The header, and the status of the descriptor it was read from (what the index records);
+        /// for a size over the cap, the header without its size and why (`Photo.tooLarge`).
+        case header(ImageHeader, FileStatus, tooLarge: String?)
         /// Unchanged since the last scan (same device, inode, size and mtime): its record as it was.
         case reused(Photo)
         case skipped(SkippedEntry.Reason, String)
@@ -164,7 +168,8 @@ public struct LibraryScanner: Sendable {
     }
 
     static func readHeaders(_ files: [FoundFile], root: RootDirectory, reusing previous: [String: Photo],
-                            notImages known: [String: FileVersion] = [:], progress: ScanProgressMeter? = nil, pool: WorkerPool? = nil) -> [Outcome] {
+                            notImages known: [String: FileVersion] = [:], progress: ScanProgressMeter? = nil, pool: WorkerPool? = nil,
+                            maxPixels: Int) -> [Outcome] {
         guard !files.isEmpty else { return [] }
         var outcomes = [Outcome](repeating: .skipped(.unreadable, "not read"), count: files.count)
         outcomes.withUnsafeMutableBufferPointer { buffer in
@@ -179,7 +184,7 @@ public struct LibraryScanner: Sendable {
                     } else if let st = file.status, file.openPath == file.relative, known[file.relative] == st.version {
                         slots.buffer[i] = .notAnImage("'\(file.relative)' is not an image (unchanged since last looked at)", st.version)
                     } else {
-                        slots.buffer[i] = readHeader(file, root: root)
+                        slots.buffer[i] = readHeader(file, root: root, maxPixels: maxPixels)
                     }
                     progress?.fileDone()
                 }
@@ -195,7 +200,7 @@ public struct LibraryScanner: Sendable {
     }
 
     /// Opens the file beneath the root (never by full path) and reads its header.
-    static func readHeader(_ file: FoundFile, root: RootDirectory) -> Outcome {
+    static func readHeader(_ file: FoundFile, root: RootDirectory, maxPixels: Int) -> Outcome {
         let fd: Int32
         let status: FileStatus
         do throws(SystemError) {
@@ -208,7 +213,14 @@ public struct LibraryScanner: Sendable {
         }
         defer { FileSystem.close(fd) }
         do throws(PickerError) {
-            return .header(try ImageHeaderReader.read(fd: fd, fileSize: Int(status.size), name: file.relative), status)
+            let declared = try ImageHeaderReader.readDeclared(fd: fd, fileSize: Int(status.size), name: file.relative)
+            guard let reason = ImageHeaderReader.oversizeReason(declared, maxPixels: maxPixels) else {
+                return .header(declared, status, tooLarge: nil)
+            }
+            // Listed (and marked) so the user sees why it never shows; its declared size is kept nowhere.
+            let sizeless = ImageHeader(format: declared.format, storedWidth: 0, storedHeight: 0,
+                                       dateTimeOriginal: declared.dateTimeOriginal)
+            return .header(sizeless, status, tooLarge: reason)
         } catch {
             switch error.code {
             case .unsupportedImage: return .notAnImage(error.message, status.version)

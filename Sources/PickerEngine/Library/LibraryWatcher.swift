@@ -130,7 +130,7 @@ public final class LibraryWatcher: @unchecked Sendable {
     /// Serves the saved index before the first scan, so a restart answers with the whole library at once.
     private func loadIndex() {
         guard let indexDirectory, let rootPath = try? FileSystem.realPath(library.root) else { return }
-        let store = LibraryIndexStore(directory: indexDirectory, rootPath: rootPath)
+        let store = LibraryIndexStore(directory: indexDirectory, rootPath: rootPath, maxPixels: library.maxPixels)
         index = store
         let started = monotonicNow()
         guard let photos = store.load(), !photos.isEmpty, let snapshot = library.install(indexed: photos) else { return }

@@ -29,13 +29,18 @@ public final class Photo: Sendable, Equatable {
     public let dateSeconds: Int64
     /// True when `dateSeconds` came from EXIF DateTimeOriginal rather than the mtime.
     public let dateIsFromExif: Bool
+    /// Why the photo is listed but never decoded: its header declares more pixels than the cap
+    /// ("too large: it declares …"). Its header then holds the format and no size (0×0), so no
+    /// listing, index row or estimate holds the declared one. Nil for a photo that may be decoded.
+    public let tooLarge: String?
 
     /// Makes a photo record; `dateSeconds` and `dateIsFromExif` are derived from the header's
     /// DateTimeOriginal (read as UTC) when it is well-formed (or given as `exifDateSeconds`, from the
     /// index), else from the mtime.
     public init(albumName: String, fileName: String, relativePath: String, header: ImageHeader,
                 byteSize: Int64, mtimeSeconds: Int64, mtimeNanoseconds: Int64 = 0,
-                device: UInt64 = 0, inode: UInt64 = 0, targetPath: String? = nil, exifDateSeconds: Int64? = nil) {
+                device: UInt64 = 0, inode: UInt64 = 0, targetPath: String? = nil, exifDateSeconds: Int64? = nil,
+                tooLarge: String? = nil) {
         self.albumName = albumName
         self.fileName = fileName
         self.relativePath = relativePath
@@ -49,6 +54,7 @@ public final class Photo: Sendable, Equatable {
         self.device = device
         self.inode = inode
         self.targetPath = targetPath
+        self.tooLarge = tooLarge
         if let seconds = exifDateSeconds ?? header.dateTimeOriginal.flatMap(ExifDateTime.secondsSinceEpoch) {
             dateSeconds = seconds
             dateIsFromExif = true
@@ -63,12 +69,12 @@ public final class Photo: Sendable, Equatable {
         guard name != albumName else { return self }
         return Photo(albumName: name, fileName: fileName, relativePath: relativePath, header: header, byteSize: byteSize,
                      mtimeSeconds: mtimeSeconds, mtimeNanoseconds: mtimeNanoseconds, device: device, inode: inode,
-                     targetPath: targetPath, exifDateSeconds: dateIsFromExif ? dateSeconds : nil)
+                     targetPath: targetPath, exifDateSeconds: dateIsFromExif ? dateSeconds : nil, tooLarge: tooLarge)
     }
 
     public static func == (a: Photo, b: Photo) -> Bool {
         a === b || (a.relativePath == b.relativePath && a.albumName == b.albumName && a.fileName == b.fileName
-            && a.targetPath == b.targetPath && a.header == b.header && a.version == b.version)
+            && a.targetPath == b.targetPath && a.header == b.header && a.version == b.version && a.tooLarge == b.tooLarge)
     }
 
     /// The file's identity, size and mtime as indexed.

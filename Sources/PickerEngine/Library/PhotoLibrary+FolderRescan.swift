@@ -13,7 +13,8 @@ extension PhotoLibrary {
             var changes = LibraryChangeSet()
             var known = notImages.withLock { $0 }
             for folder in folders {
-                guard let result = LibraryScanner.scanFolder(folder, root: root, previous: oldIndex, notImages: known)
+                guard let result = LibraryScanner.scanFolder(folder, root: root, previous: oldIndex, notImages: known,
+                                                                maxPixels: maxPixels)
                 else { return nil }
                 // The folder's non-images as found now (files gone or turned into photos forgotten).
                 for (path, _) in known where LibrarySnapshot.folder(of: path) == folder { known[path] = nil }

@@ -13,6 +13,15 @@ extension PhotoLibrary {
                            skippedCount: snapshot.unindexedImageCount)
     }
 
+    /// How far the scan has got, for `scanProgress`. Never `ready` while `info` says scanning: before
+    /// the first scan has begun the meter has nothing running, yet the library is not ready
+    /// (a client polling this once concluded so in the first ~40 ms after start-up).
+    public var scanProgress: ScanProgress {
+        var progress = self.progress.current
+        if !snapshot.hasBeenScanned { progress.state = .scanning }
+        return progress
+    }
+
     /// The album picked by name or by 1-based index ("All Photos" is 1).
     /// - Throws: `.invalidName` for a refused name, `.noSuchAlbum` saying how many albums exist.
     public func album(_ selector: Selector) throws(PickerError) -> Album {

@@ -68,11 +68,20 @@ public final class OpenPhoto {
 }
 
 extension PhotoLibrary {
-    /// Opens a photo's file beneath the library root (see `RootDirectory`).
-    /// - Throws: `.noSuchPhoto` when the file is gone, `.invalidName` when its path now leads
-    ///   outside the library (a folder on the way was swapped for a symlink), `.ioError` otherwise;
-    ///   messages name the photo.
+    /// Opens a photo's file beneath the library root (see `RootDirectory`), for reading its pixels.
+    /// - Throws: `.imageTooLarge` for a photo listed too large whose file is unchanged (every
+    ///   render path refuses it here, before any estimate); `.noSuchPhoto` when the file is gone,
+    ///   `.invalidName` when its path now leads outside the library (a folder on the way was swapped
+    ///   for a symlink), `.ioError` otherwise; messages name the photo.
     public func openPhoto(_ photo: Photo) throws(PickerError) -> OpenPhoto {
+        let open = try openFile(photo)
+        if let reason = photo.tooLarge, open.version == photo.version {
+            throw PickerError(.imageTooLarge, "'\(photo.relativePath)' is \(reason)")
+        }
+        return open
+    }
+
+    private func openFile(_ photo: Photo) throws(PickerError) -> OpenPhoto {
         let name = photo.relativePath
         guard let root = snapshot.rootDirectory else {
             throw PickerError(.noSuchPhoto, "photo '\(name)' is no longer in the library (the library folder is gone)")

@@ -16,6 +16,8 @@ public final class PhotoLibrary: Sendable {
     public let root: String
     /// Largest photo `readPhotoBytes` will load.
     public let maxPhotoBytes: Int
+    /// The pixel cap: a header declaring more is listed too large (`Photo.tooLarge`), never opened for decoding.
+    public let maxPixels: Int
     /// Helps read headers in a scan.
     let pool: WorkerPool?
 
@@ -35,10 +37,13 @@ public final class PhotoLibrary: Sendable {
     /// - Parameter maxPhotoBytes: size cap for `readPhotoBytes` (default 100 MiB: files are read
     ///   whole, and their bytes count against the daemon's work budget).
     /// - Parameter pool: the workers that help read headers in a scan (nil: the scanning thread only).
-    public init(root: String, maxPhotoBytes: Int = 100 * 1024 * 1024, pool: WorkerPool? = nil) {
+    /// - Parameter maxPixels: the pixel cap (`--max-megapixels`).
+    public init(root: String, maxPhotoBytes: Int = 100 * 1024 * 1024, pool: WorkerPool? = nil,
+                maxPixels: Int = EngineConfiguration.defaultMaxPixels) {
         self.root = root
         self.pool = pool
         self.maxPhotoBytes = maxPhotoBytes
+        self.maxPixels = maxPixels
         current = Mutex((LibrarySnapshot.empty(root: root), [:]))
     }
 
@@ -61,6 +66,7 @@ public final class PhotoLibrary: Sendable {
             do throws(PickerError) {
                 var scanner = LibraryScanner(root: root)
                 scanner.pool = pool
+                scanner.maxPixels = maxPixels
                 let result = try scanner.scanCounting(reusing: previous, notImages: notImages.withLock { $0 },
                                                       onFolder: onFolder, progress: progress)
                 notImages.withLock { $0 = result.notImages }

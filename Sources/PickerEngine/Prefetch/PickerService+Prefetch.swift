@@ -9,7 +9,7 @@ extension PickerService {
             guard let session = try? sessions.get(name), let path = session.photo,
                   let ordered = try? orderedAlbum(of: session), let i = ordered.position(ofPhotoAt: path) else { return }
             let wanted = prefetcher.wantedOutput(for: name)
-            let fit = FitTarget(maxWidth: session.width, maxHeight: session.height, allowUpscale: false)
+            let fit = session.paneFit
             for j in [i + 1, i - 1] where (0..<ordered.count).contains(j) {
                 guard prefetcher.isCurrent(name, generation) else { return }
                 let photo = ordered[j]
@@ -31,7 +31,8 @@ extension PickerService {
                                     cellSize: GridLayout.defaultCellSize, count: ordered.count)
             for slot in layout.slots(onPage: 1) {
                 guard prefetcher.isCurrent(name, generation) else { return }
-                _ = thumbnailCells.cell(for: ordered[slot], size: GridLayout.defaultCellSize)
+                // A photo this finds broken is announced like one the grid finds (PROTOCOL.md, broken photos).
+                _ = thumbnailCells.cell(for: ordered[slot], size: GridLayout.defaultCellSize) { announceBroken($0) }
             }
             Log.debug("prefetched the first thumbnail page of session \(name)")
         }

@@ -10,14 +10,13 @@ extension PickerService {
             guard !params.noCache, let session = try? sessions.get(params.session),
                   let photo = try? currentPhoto(of: session), let open = try? library.openPhoto(photo) else { return false }
             guard let output = try? outputSpec(params.format, quality: params.quality, cells: params.cells) else { return false }
-            return cache.contains(RenderKey(file: open.version, width: session.width, height: session.height ?? 0,
-                                            format: output.format, quality: output.quality, cells: output.cells))
+            return cache.contains(RenderKey(file: open.version, target: .fit(session.paneFit, output)))
         case .preview(let params):
             guard let session = try? sessions.get(params.session), let photo = try? currentPhoto(of: session),
                   let open = try? library.openPhoto(photo) else { return false }
             guard let output = try? outputSpec(params.format, quality: params.quality, cells: params.cells) else { return false }
-            return cache.contains(RenderKey(file: open.version, width: params.width, height: params.height,
-                                            format: output.format, quality: output.quality, variant: 2, cells: output.cells))
+            return cache.contains(RenderKey(file: open.version,
+                                            target: .preview(width: params.width, height: params.height, output)))
         default:
             return false
         }

@@ -104,5 +104,6 @@ public final class WorkBudget: Sendable {
         condition.unlock()
     }
 
-    private static func mib(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
+    /// Rounded up to MiB; saturating, since a refused estimate may be Int.max.
+    private static func mib(_ bytes: Int) -> Int { PixelCount.sum(bytes, (1 << 20) - 1) >> 20 }
 }

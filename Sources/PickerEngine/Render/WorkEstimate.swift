@@ -81,6 +81,7 @@ public enum WorkEstimate {
         // chafa keeps its own copy of the pixels while it draws, and sixel text can outgrow them.
         case .sixel, .symbols: return PixelCount.product(rawBytes, 2)
         case .jpeg, .webp: return rawBytes / 2
+        default: return rawBytes  // a format this build does not write is refused before any work
         }
     }
 }

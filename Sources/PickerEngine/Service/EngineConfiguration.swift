@@ -1,5 +1,7 @@
 /// Settings the engine needs from the daemon's command line.
 public struct EngineConfiguration: Sendable {
+    /// `--max-megapixels`' default, 200 Mpx, in pixels.
+    public static let defaultMaxPixels = 200_000_000
     public var libraryRoot: String
     /// Where sessions are saved; nil keeps them in memory.
     public var stateDirectory: String?
@@ -22,7 +24,7 @@ public struct EngineConfiguration: Sendable {
     public var prefetch = true
 
     public init(libraryRoot: String, stateDirectory: String?, cacheBytes: Int = 256 << 20,
-                maxPixels: Int = 200_000_000, serverVersion: String, thumbnailCacheHome: String? = nil) {
+                maxPixels: Int = Self.defaultMaxPixels, serverVersion: String, thumbnailCacheHome: String? = nil) {
         self.libraryRoot = libraryRoot
         self.stateDirectory = stateDirectory
         self.cacheBytes = cacheBytes

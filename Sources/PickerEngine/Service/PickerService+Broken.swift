@@ -3,9 +3,10 @@ import PickerProtocol
 /// Broken photos: a decode failure on any render path marks the photo (by file version), and the
 /// mark shows in listings, status, the grid and the pick list's refusal until the file changes.
 extension PickerService {
-    /// Why `photo` cannot be shown, or nil when no decode of its current version has failed.
+    /// Why `photo` cannot be shown ("too large: …" from its header, or a decode's failure), or nil
+    /// when it is within the cap and no decode of its current version has failed.
     func brokenReason(_ photo: Photo) -> String? {
-        library.broken.reason(for: photo.version)
+        photo.tooLarge ?? library.broken.reason(for: photo.version)
     }
 
     /// Records a decode failure of `open` and, the first time, tells subscribers.

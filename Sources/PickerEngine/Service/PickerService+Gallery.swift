@@ -41,19 +41,17 @@ extension PickerService {
 
         // Cells are independent: made on this worker and any idle ones; a cancelled request stops
         // making cells (one cell is the grid's batch).
-        let brokenBefore = photos.map { brokenReason($0) != nil }
         let pickNumbers = self.pickNumbers(of: session)
         let made = Mutex<[Int: PixelImage]>([:])
         let thumbnailCells = self.thumbnailCells
         pool.forEach(photos.count) { i in
             guard !CancelFlag.currentIsRaised else { return }
-            let cell = thumbnailCells.cell(for: photos[i], size: size)
+            let cell = thumbnailCells.cell(for: photos[i], size: size) { self.announceBroken($0) }
             made.withLock { $0[i] = cell }
         }
         if CancelFlag.currentIsRaised { throw PickerError(.cancelled, "thumbnail sheet: cancelled") }
         let geometry = geometry()
         let cells = geometry.cells
-        for (i, cell) in cells.enumerated() where cell.broken && !brokenBefore[i] { announceBroken(photos[i]) }
         // The sheet's own memory is reserved once its cells are made (each cell reserved its decode
         // and gave it back): never holding one reservation while waiting for another avoids deadlock.
         let images = made.withLock { $0 }
@@ -92,8 +90,7 @@ extension PickerService {
         let session = try sessions.get(request.session)
         let photo = try currentPhoto(of: session)
         let open = try library.openPhoto(photo)
-        let key = RenderKey(file: open.version, width: request.width, height: request.height, format: output.format,
-                            quality: output.quality, variant: 2, cells: output.cells)
+        let key = RenderKey(file: open.version, target: .preview(width: request.width, height: request.height, output))
         if let hit = cache.get(key) { return hit }
         let estimate = WorkEstimate.preview(header: photo.header, fileBytes: open.bytesToRead(maxBytes: library.maxPhotoBytes),
                                             width: request.width, height: request.height, output: request.format,

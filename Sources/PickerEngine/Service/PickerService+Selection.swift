@@ -4,7 +4,7 @@ import PickerProtocol
 extension PickerService {
     /// Adds the photo to the pick list or removes it.
     /// - Throws: `.selectionFull` naming the limit when adding past it (nothing changes);
-    ///   `.corruptImage` with the reason when adding a photo known broken;
+    ///   `.corruptImage` with the reason when adding a photo known broken (`.imageTooLarge` for one too large);
     ///   `.nothingSelected` without an album; `.noSuchPhoto`.
     func toggle(_ name: String, _ selector: Selector) throws(PickerError) -> SelectionList {
         let photo = try orderedAlbum(of: try sessions.get(name)).photo(selector)
@@ -15,7 +15,7 @@ extension PickerService {
             } else {
                 // A photo known not to decode is refused with the reason, under the decode's own code.
                 if let reason = brokenReason(photo) {
-                    throw PickerError(.corruptImage, "cannot pick '\(photo.fileName)': it cannot be shown: \(reason)")
+                    throw PickerError(photo.tooLarge == nil ? .corruptImage : .imageTooLarge, "cannot pick '\(photo.fileName)': it cannot be shown: \(reason)")
                 }
                 guard s.selection.count < s.maxSelection else {
                     throw PickerError(.selectionFull,

@@ -34,7 +34,8 @@ public final class PickerService: Sendable {
         let prefetcher = Prefetcher(pool: pool, enabled: configuration.prefetch)
         self.prefetcher = prefetcher
         self.events = { prefetcher.observe($0); events($0) }
-        let library = PhotoLibrary(root: configuration.libraryRoot, maxPhotoBytes: configuration.maxPhotoBytes, pool: pool)
+        let library = PhotoLibrary(root: configuration.libraryRoot, maxPhotoBytes: configuration.maxPhotoBytes, pool: pool,
+                                   maxPixels: configuration.maxPixels)
         self.library = library
         let budget = WorkBudget(capacityBytes: configuration.workBudgetBytes)
         self.budget = budget
@@ -180,7 +181,7 @@ public final class PickerService: Sendable {
         case .libraryInfo:
             return .libraryInfo(library.info)
         case .scanProgress:
-            return .scanProgress(library.progress.current)
+            return .scanProgress(library.scanProgress)
         case .sessionNew(let params):
             let session = try Session(params)
             try sessions.create(session)
@@ -331,7 +332,7 @@ public final class PickerService: Sendable {
             throw PickerError(.outOfRange, "quality \(q) is out of range 1…100")
         }
         let output = try outputSpec(params.format, quality: params.quality, cells: params.cells)
-        let fit = FitTarget(maxWidth: session.width, maxHeight: session.height, allowUpscale: false)
+        let fit = session.paneFit
         prefetcher.noteImageRequest(session: session.name, output: output)
         return try render(photo, fit: fit, output: output, useCache: !params.noCache)
     }
@@ -350,8 +351,7 @@ public final class PickerService: Sendable {
     /// never something read through another path, nor an edited file's old pixels.
     func render(_ photo: Photo, fit: FitTarget, output: OutputSpec, useCache: Bool) throws(PickerError) -> EncodedImage {
         let open = try library.openPhoto(photo)
-        let key = RenderKey(file: open.version, width: fit.maxWidth, height: fit.maxHeight ?? 0, format: output.format,
-                            quality: output.quality, cells: output.cells)
+        let key = RenderKey(file: open.version, target: .fit(fit, output))
         if useCache, let hit = cache.get(key) {
             Log.debug("render cache hit: \(photo.relativePath) at \(fit.maxWidth)x\(fit.maxHeight ?? 0)")
             return hit
@@ -360,7 +360,7 @@ public final class PickerService: Sendable {
                                            output: output.format, maxPixels: configuration.maxPixels)
         let image = try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
             let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-            let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName)
+            let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName, maxPixels: configuration.maxPixels)
             let out = try markingFailures(open) { () throws(PickerError) -> RenderedImage in
                 try ImageRenderer.render(data: bytes, header: header, photoName: photo.fileName, fit: fit,
                                          output: output, maxPixels: configuration.maxPixels)
@@ -375,7 +375,7 @@ public final class PickerService: Sendable {
         switch format {
         case .jpeg: return 85
         case .webp: return 80
-        case .png, .sixel, .symbols: return 100
+        default: return 100  // PNG, sixel, symbols: lossless
         }
     }
 }

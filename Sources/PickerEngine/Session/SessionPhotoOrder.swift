@@ -18,7 +18,7 @@ extension PhotoSortOrder {
 /// - `name`: natural file-name order (`IMG_2` before `IMG_10`); All Photos keeps its own order,
 ///   newest first (SPEC: "All Photos (every photo, newest first)"), since names repeat across folders.
 /// - `date`: newest first by EXIF DateTimeOriginal (read as UTC). Photos without one follow all dated
-///   photos, in natural name (path) order; ties by mtime, newest first, then by path. Undated photos are
+///   photos, in natural name (path) order, as are photos of the same EXIF second. Undated photos are
 ///   not placed by mtime among dated ones: an mtime is usually a copy time, and mixing two clocks would
 ///   scatter them.
 enum PhotoOrdering {
@@ -41,11 +41,8 @@ enum PhotoOrdering {
     private static func comesFirstByDate(_ a: Photo, _ ka: NaturalSort.Key, _ b: Photo, _ kb: NaturalSort.Key) -> Bool {
         if a.dateIsFromExif != b.dateIsFromExif { return a.dateIsFromExif }
         if a.dateIsFromExif, a.dateSeconds != b.dateSeconds { return a.dateSeconds > b.dateSeconds }
-        let byName = NaturalSort.compare(ka, kb)
-        if byName != 0 { return byName < 0 }
-        if a.mtimeSeconds != b.mtimeSeconds { return a.mtimeSeconds > b.mtimeSeconds }
-        if a.mtimeNanoseconds != b.mtimeNanoseconds { return a.mtimeNanoseconds > b.mtimeNanoseconds }
-        return a.relativePath < b.relativePath
+        // Natural order is total (raw bytes break its ties), so the mtime never decides here.
+        return NaturalSort.compare(ka, kb) < 0
     }
 }
 

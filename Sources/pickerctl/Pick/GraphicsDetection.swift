@@ -6,6 +6,9 @@ struct GraphicsDetection {
     static let kittyQuery = "\u{1b}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1b}\\"
     /// Window and cell size in pixels (xterm's CSI 14 t / CSI 16 t).
     static let sizeQueries = "\u{1b}[14t\u{1b}[16t"
+    /// XTSMGRAPHICS, read the current sixel geometry: the largest picture the terminal will draw now
+    /// (xterm draws nothing of a larger one; its default maximum is 1000x1000, less in a smaller window).
+    static let sixelGeometryQuery = "\u{1b}[?2;1;0S"
     /// Primary device attributes: every terminal answers, so its reply ends the detection.
     static let deviceAttributesQuery = "\u{1b}[c"
 
@@ -13,6 +16,8 @@ struct GraphicsDetection {
     var deviceAttributes: [Int]? = nil
     var windowPixels: (width: Int, height: Int)? = nil
     var cellPixels: CellPixels? = nil
+    /// The terminal's answer to `sixelGeometryQuery`; nil when it has none (no limit is known then).
+    var sixelGeometry: PixelSize? = nil
 
     /// Takes the replies; other input met during detection is dropped.
     mutating func note(_ input: TerminalInput) {
@@ -21,6 +26,7 @@ struct GraphicsDetection {
         case .deviceAttributes(let attributes): deviceAttributes = attributes
         case let .windowPixels(width, height): windowPixels = (width, height)
         case let .cellPixels(width, height): cellPixels = CellPixels(width: width, height: height)
+        case let .sixelGeometry(width, height): sixelGeometry = PixelSize(width: width, height: height)
         default: break
         }
     }

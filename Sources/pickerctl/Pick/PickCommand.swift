@@ -13,23 +13,36 @@ let pickCommand = CommandSpec(
         OptionSpec(name: "--max", valueName: "N", help: "most photos to pick (1…1000; for a session pick creates)"),
         OptionSpec(name: "--single", valueName: nil, help: "pick one photo: Enter or Space accepts the current photo"),
         OptionSpec(name: "--graphics", valueName: "auto|kitty|iterm|sixel|symbols|none", help: "how pictures are drawn (default auto: asks the terminal)"),
+        OptionSpec(name: "--album", valueName: "NAME", help: "open this album (default: the session's, else the last used, else the first)",
+                   completion: .live("albums")),
+        OptionSpec(name: "--photo", valueName: "NAME", help: "make this photo of the album current (default: the session's, else the first)",
+                   completion: .live("photos")),
         OptionSpec(name: "-0", valueName: nil, help: "separate the printed paths with NUL instead of newline"),
     ],
     details: """
         Draws on /dev/tty, so stdout carries only the result: vim $(pickerctl pick --single), pickerctl pick | xargs cp -t out/.
         Works on the session named by --session (created sized to the terminal when missing, and closed on exit).
+        An existing session is resized to pick's picture pane while pick runs and gets its own pane size back
+        on exit: pick leaves it changed only by what the user did (album, photo, picks).
+        Opens on --album/--photo when given; else on the session's album and photo; else on the album last
+        used with this session name (remembered in $XDG_STATE_HOME/pickerctl, default ~/.local/state), or
+        the first album; with the album's first photo current when none is.
+        Sixel pictures are fitted to the largest picture the terminal says it draws (XTSMGRAPHICS); one it
+        would not draw is named in the pane instead.
         Exit 0 with the picks (with none: the current photo); 3 when cancelled (prints nothing); 2 without a terminal;
         5 when pickerd cannot be reached or goes away. --json prints the result as `selection --json` does.
 
         Keys:
           ↑ ↓ / j k       move (in the photo list the photo becomes current at once)
           Tab, → l, ← h   switch pane (in the grid: move left/right)
-          Enter           on an album: open it; in the photo list or grid: accept
+          Enter           on an album: open it; in the photo list: accept; in the grid: the preview
           Home, End G     first / last (a long album loads in pages of 10,000 as you scroll; End loads the rest)
           Space           pick / unpick the current photo (refused at the maximum)
           /               filter the focused list as you type (Enter keeps it, Esc clears it); over the whole album
-          g               thumbnail grid on/off (drawn by pickerd in every graphics mode: PNG, sixel or symbols)
-          p               the current photo full-screen; any key returns
+          g               thumbnail grid on/off (drawn by pickerd in every graphics mode: PNG, sixel or symbols);
+                          its heading shows the page, "page 3/56"
+          p               the current photo full-screen; any key returns to where you were (list or grid)
+          ?               every key on one screen; any key closes it
           Esc q Ctrl-C    cancel (exit 3)
           mouse           click selects, wheel scrolls
 
@@ -67,11 +80,18 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
     }
     let size = terminal.size()
     let layout = PickLayout(columns: size.columns, rows: size.rows,
-                            cell: CellPixels.resolve(size: size, cellReply: detection.cellPixels, windowReply: detection.windowPixels))
-    let daemon = PickDaemon(connection: connection, session: inv.session)
-    let pane = layout.pixels(of: layout.imagePane)
-    let (session, created) = try daemon.openSession(width: pane.width, height: pane.height, maxSelection: options.maxSelection)
-    defer { if created { _ = try? daemon.call(.sessionClose(name: inv.session)) } }
+                            cell: CellPixels.resolve(size: size, cellReply: detection.cellPixels, windowReply: detection.windowPixels),
+                            pictureLimit: kind == .sixel ? detection.sixelGeometry.map(PictureLimit.init) : nil)
+    let daemon = PickDaemon(connection: connection, session: inv.session) { () throws(ClientError) in
+        try PickerConnection(socketPath: inv.socketPath, clientName: "pickerctl")
+    }
+    let pane = layout.picturePixels(of: layout.imagePane)
+    let (opened, host) = try daemon.openSession(width: pane.width, height: pane.height, maxSelection: options.maxSelection)
+    defer { if host == nil { _ = try? daemon.call(.sessionClose(name: inv.session)) } }
+    let memory = PickMemory.standard()
+    let libraryRoot = try daemon.libraryRoot()
+    let start = try PickStart.open(opened, album: options.album, photo: options.photo,
+                                   remembered: memory.lastAlbum(library: libraryRoot, session: inv.session), daemon: daemon)
     do throws(ClientError) {
         _ = try events.call(.subscribe(Subscription(session: inv.session, library: true)))
     } catch {
@@ -79,8 +99,13 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
     }
     let controller = PickController(terminal: terminal, daemon: daemon, events: events, signals: signals,
                                     backend: GraphicsDetection.backend(kind, inTmux: environment["TMUX"] != nil),
-                                    layout: layout, session: session, libraryRoot: try daemon.libraryRoot(), single: options.single)
+                                    layout: layout, start: start, libraryRoot: libraryRoot, single: options.single)
     // Before the terminal is restored (defers run last-first): a kitty image would outlive the alternate screen.
     defer { controller.clearPictures() }
+    defer {
+        if let album = controller.session.album { memory.remember(album: album, library: libraryRoot, session: inv.session) }
+        // A host's session is the host's: its pane size back as it was (pick only sized it to draw).
+        if let host { daemon.restorePane(host, ifStill: controller.paneSize) }
+    }
     return try controller.run()
 }

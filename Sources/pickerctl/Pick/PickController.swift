@@ -27,9 +27,10 @@ final class PickController {
     private var renderer = PickRenderer()
     private let pictures: PickPictures
     private var outcome: PickOutcome? = nil
+    private let startsOnAlbums: Bool
 
     init(terminal: TerminalSession, daemon: PickDaemon, events: PickerConnection, signals: SignalDescriptor,
-         backend: GraphicsBackend, layout: PickLayout, session: SessionState, libraryRoot: String, single: Bool) {
+         backend: GraphicsBackend, layout: PickLayout, start: PickStart, libraryRoot: String, single: Bool) {
         self.terminal = terminal
         self.daemon = daemon
         self.events = events
@@ -37,14 +38,24 @@ final class PickController {
         self.backend = backend
         self.layout = layout
         self.libraryRoot = libraryRoot
-        model = PickerModel(session: session, single: single)
+        model = PickerModel(session: start.session, single: single)
+        startsOnAlbums = start.albumIsFallback
         pictures = PickPictures(backend: backend, daemon: daemon)
+    }
+
+    /// The session as pickerd last told it.
+    var session: SessionState { model.session }
+
+    /// The pane size pick asks of the session: its picture pane, within what the terminal draws.
+    var paneSize: PaneSize {
+        let pane = layout.picturePixels(of: layout.imagePane)
+        return PaneSize(width: pane.width, height: pane.height)
     }
 
     /// Loads the lists, draws, and runs until accepted or cancelled.
     func run() throws(CLIError) -> PickOutcome {
         try loadAll()
-        if model.session.photo != nil { model.focus = .photos }
+        if model.session.photo != nil, !startsOnAlbums { model.focus = .photos }
         draw(full: true)
         while outcome == nil {
             let ready: [Bool]
@@ -56,7 +67,7 @@ final class PickController {
             var full = false
             if ready[2] { full = try handleSignals() || full }
             if ready[1] { try handleEvents() }
-            if ready[0] { try handleInput() }
+            if ready[0] { full = try handleInput() || full }
             if outcome == nil { draw(full: full) }
         }
         return outcome ?? .cancelled
@@ -64,15 +75,22 @@ final class PickController {
 
     // MARK: inputs
 
-    private func handleInput() throws(CLIError) {
+    /// Keys and mouse through the model; terminal answers to the layout. Returns whether to redraw fully.
+    private func handleInput() throws(CLIError) -> Bool {
         let bytes = terminal.read()
+        var full = false
         for input in parser.feed(bytes) where outcome == nil {
+            if try takeSixelGeometry(input) { full = true; continue }
+            // The help overlay covers the whole screen, and leaves nothing behind when it closes.
+            let helpWasShown = model.helpShown
+            defer { if model.helpShown != helpWasShown { full = true } }
             if PhotoPaging.needsWholeAlbum(input, model) { try PhotoPaging.load(&model, count: Int.max, from: daemon) }
             for action in model.handle(input, layout: layout) {
                 try perform(action)
             }
             try PhotoPaging.topUp(&model, paneHeight: layout.photoPane.height, from: daemon)
         }
+        return full
     }
 
     private func perform(_ action: PickAction) throws(CLIError) {
@@ -154,9 +172,30 @@ final class PickController {
         guard resized, outcome == nil else { return false }
         let size = terminal.size()
         layout = PickLayout(columns: size.columns, rows: size.rows,
-                            cell: CellPixels.resolve(size: size, cellReply: layout.cell, windowReply: nil))
-        let pane = layout.pixels(of: layout.imagePane)
+                            cell: CellPixels.resolve(size: size, cellReply: layout.cell, windowReply: nil), pictureLimit: layout.pictureLimit)
+        // xterm's sixel limit follows its window: ask again; the answer comes in with the keys.
+        if layout.pictureLimit != nil {
+            let outer = Passthrough(enabled: PickEnvironment.current()["TMUX"] != nil)  // as at the start
+            terminal.write(outer.wrap(Array(GraphicsDetection.sixelGeometryQuery.utf8)))
+        }
+        try resizeSession()
+        return true
+    }
+
+    /// The session's pane: the image pane's pixels, within what the terminal draws.
+    private func resizeSession() throws(CLIError) {
+        let pane = paneSize
+        guard pane != PaneSize(width: model.session.width, height: model.session.height) else { return }
         model.session = try daemon.state(.sessionResize(name: daemon.session, width: pane.width, height: pane.height))
+    }
+
+    /// A new sixel limit from the terminal (after a resize): refit the pane. Returns whether it changed.
+    private func takeSixelGeometry(_ input: TerminalInput) throws(CLIError) -> Bool {
+        guard case let .sixelGeometry(width, height) = input, layout.pictureLimit != nil else { return false }
+        let limit = PictureLimit(largest: PixelSize(width: width, height: height))
+        guard limit != layout.pictureLimit else { return false }
+        layout.pictureLimit = limit
+        try resizeSession()
         return true
     }
 
@@ -217,6 +256,8 @@ final class PickController {
         if !layout.isTooSmall { pictures.eraseIfChanging(model: model, layout: layout, on: terminal) }
         terminal.write(renderer.update(to: PickRenderer.rows(model, layout, graphics: backend.kind)))
         if !layout.isTooSmall { pictures.show(model: &model, layout: layout, on: terminal) }
+        // The grid's page is known once it is drawn: its heading follows in the same frame.
+        terminal.write(renderer.update(to: PickRenderer.rows(model, layout, graphics: backend.kind)))
         terminal.write(PickRenderer.syncEnd)
     }
 }

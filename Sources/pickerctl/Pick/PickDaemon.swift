@@ -1,17 +1,37 @@
 import PickerClient
 import PickerProtocol
 
-/// The picker's calls to pickerd, on one connection, with errors as `CLIError`s. A connection that drops
-/// is "daemon gone" (exit 5) here: pick cannot go on without it.
-struct PickDaemon {
-    let connection: PickerConnection
+/// The picker's calls to pickerd, on one connection, with errors as `CLIError`s. pickerd closes a
+/// connection left idle (`--idle-timeout`, 60 s by default) while the user looks at a photo: the call is
+/// made once more on a new connection. A connection that cannot be made again is "daemon gone"
+/// (exit 5): pick cannot go on without it.
+final class PickDaemon {
+    private var connection: PickerConnection
+    private let reconnect: () throws(ClientError) -> PickerConnection
     let session: String
+
+    init(connection: PickerConnection, session: String, reconnect: @escaping () throws(ClientError) -> PickerConnection) {
+        self.connection = connection
+        self.session = session
+        self.reconnect = reconnect
+    }
 
     func call(_ request: Request) throws(CLIError) -> Reply {
         do {
-            return try connection.call(request)
+            return try onConnection { c throws(ClientError) in try c.call(request) }
         } catch {
             throw PickDaemon.cliError(error)
+        }
+    }
+
+    /// `body` on the connection; once more on a new one when pickerd had closed it.
+    private func onConnection<T>(_ body: (PickerConnection) throws(ClientError) -> T) throws(ClientError) -> T {
+        do {
+            return try body(connection)
+        } catch {
+            guard case .connectionLost = error else { throw error }
+            connection = try reconnect()
+            return try body(connection)
         }
     }
 
@@ -54,12 +74,12 @@ struct PickDaemon {
     /// connection stays, docs/PROTOCOL.md): ask again without it, and the list just has no marks.
     private func callPhotosPage(_ request: PhotosPageRequest) throws(ClientError) -> Reply {
         do {
-            return try connection.call(.photosPage(request))
+            return try onConnection { c throws(ClientError) in try c.call(.photosPage(request)) }
         } catch {
             guard request.markBroken, case .server(let e) = error, e.code == .malformedFrame else { throw error }
             var plain = request
             plain.markBroken = false
-            return try connection.call(.photosPage(plain))
+            return try onConnection { c throws(ClientError) in try c.call(.photosPage(plain)) }
         }
     }
 
@@ -75,15 +95,32 @@ struct PickDaemon {
         return info.root
     }
 
-    /// The session, created at `width`x`height` when missing; whether this call created it.
-    func openSession(width: Int, height: Int, maxSelection: Int?) throws(CLIError) -> (SessionState, created: Bool) {
+    /// The session, created at `width`x`height` when missing (`host` nil), else resized to it (`host`:
+    /// the pane size it had, which `restorePane` puts back).
+    func openSession(width: Int, height: Int, maxSelection: Int?) throws(CLIError) -> (SessionState, host: PaneSize?) {
+        let reply: Reply
         do throws(ClientError) {
-            _ = try connection.call(.sessionShow(name: session))
+            reply = try connection.call(.sessionShow(name: session))
         } catch {
             guard case .server(let e) = error, e.code == .noSuchSession else { throw PickDaemon.cliError(error) }
             let params = NewSession(name: session, width: width, height: height, maxSelection: maxSelection)
-            return (try state(.sessionNew(params)), true)
+            return (try state(.sessionNew(params)), nil)
         }
-        return (try state(.sessionResize(name: session, width: width, height: height)), false)
+        guard case .session(let existing) = reply else { throw unexpected(reply) }
+        let host = PaneSize(width: existing.width, height: existing.height)
+        return (try state(.sessionResize(name: session, width: width, height: height)), host)
     }
+
+    /// Puts the host's pane size back, unless someone other than pick resized the session meanwhile
+    /// (its size is no longer `ours`): pick leaves the session as the user left it, not as pick sized it.
+    func restorePane(_ host: PaneSize, ifStill ours: PaneSize) {
+        guard let now = try? state(.sessionShow(name: session)), PaneSize(width: now.width, height: now.height) == ours else { return }
+        _ = try? call(.sessionResize(name: session, width: host.width, height: host.height))
+    }
+}
+
+/// A session's pane size (height nil: only the width bounds the picture).
+struct PaneSize: Equatable {
+    var width: Int
+    var height: Int?
 }

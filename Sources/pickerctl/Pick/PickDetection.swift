@@ -20,8 +20,10 @@ enum PickDetection {
     static func run(on terminal: TerminalSession, inTmux: Bool) -> GraphicsDetection {
         var detection = GraphicsDetection()
         var parser = TerminalInputParser()
-        let kitty = Passthrough(enabled: inTmux).wrap(Array(GraphicsDetection.kittyQuery.utf8))
-        terminal.write(kitty + Array((GraphicsDetection.sizeQueries + GraphicsDetection.deviceAttributesQuery).utf8))
+        let outer = Passthrough(enabled: inTmux)
+        let kitty = outer.wrap(Array(GraphicsDetection.kittyQuery.utf8))
+        let sixel = outer.wrap(Array(GraphicsDetection.sixelGeometryQuery.utf8))
+        terminal.write(kitty + sixel + Array((GraphicsDetection.sizeQueries + GraphicsDetection.deviceAttributesQuery).utf8))
         // A terminal that answers nothing (rare) costs a second; tmux answers DA1 itself before the outer
         // terminal's kitty reply comes back through it, so wait a little longer there.
         var rounds = 0

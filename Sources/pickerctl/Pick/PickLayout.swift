@@ -36,6 +36,8 @@ struct PickLayout: Equatable {
     var columns: Int
     var rows: Int
     var cell: CellPixels
+    /// The largest picture the terminal draws, when it said (sixel); nil: no limit known.
+    var pictureLimit: PictureLimit? = nil
 
     static let minimumColumns = 40
     static let minimumRows = 8
@@ -64,6 +66,14 @@ struct PickLayout: Equatable {
     /// A cell rectangle's size in pixels, clamped to what a session pane may be.
     func pixels(of rect: CellRect) -> (width: Int, height: Int) {
         (Self.clamp(rect.width * cell.width), Self.clamp(rect.height * cell.height))
+    }
+
+    /// The pixel size to ask pickerd for a picture in `rect`: `pixels(of:)` within the terminal's limit.
+    func picturePixels(of rect: CellRect) -> (width: Int, height: Int) {
+        let size = pixels(of: rect)
+        guard let limit = pictureLimit else { return size }
+        let fitted = limit.fit(size)
+        return (Self.clamp(fitted.width), Self.clamp(fitted.height))
     }
 
     private static func clamp(_ v: Int) -> Int { min(max(v, paneSizes.lowerBound), paneSizes.upperBound) }

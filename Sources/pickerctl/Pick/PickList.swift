@@ -45,8 +45,11 @@ struct PickList<Item> {
 
     mutating func setFilter(_ text: String) {
         let narrower = !filter.isEmpty && text.lowercased().hasPrefix(filter.lowercased())
+        let position = visible.isEmpty ? nil : visible[cursor]
         filter = text
         applyFilter(narrowing: narrower)
+        // A cleared filter (Esc) keeps the row the user was on, not the same row number of the full list.
+        if text.isEmpty, let position, let row = visible.firstIndex(of: position) { cursor = row }
     }
 
     /// Moves the cursor by `delta` rows (clamped); returns whether it moved.

@@ -4,11 +4,15 @@ struct PickOptions {
     var single: Bool
     var graphics: GraphicsKind?
     var nulSeparated: Bool
+    var album: String?
+    var photo: String?
 
     init(_ inv: Invocation) throws(CLIError) {
         single = inv.flag("--single")
         maxSelection = try inv.int("--max", in: 1...1000) ?? (single ? 1 : nil)
         nulSeparated = inv.flag("-0")
+        album = inv.value("--album")
+        photo = inv.value("--photo")
         let raw = inv.value("--graphics") ?? "auto"
         if raw == "auto" {
             graphics = nil

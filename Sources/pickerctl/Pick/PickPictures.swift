@@ -6,10 +6,12 @@ enum PictureKey: Equatable {
     case grid(album: String, picks: [String], current: Int?, CellRect)
     case preview(String, CellRect)
     case empty(CellRect)
+    /// The `?` overlay: text only, drawn by the renderer.
+    case help(CellRect)
 
     var rect: CellRect {
         switch self {
-        case .photo(_, _, let r), .grid(_, _, _, let r), .preview(_, let r), .empty(let r): return r
+        case .photo(_, _, let r), .grid(_, _, _, let r), .preview(_, let r), .empty(let r), .help(let r): return r
         }
     }
 }
@@ -45,17 +47,20 @@ final class PickPictures {
         shown = key
         switch key {
         case .empty(let rect): terminal.write(ScreenText.blank(rect))
+        case .help: break
         case .photo(_, _, let rect):
-            draw(backend.imageRequest(session: daemon.session, rect: rect), in: rect, on: terminal)
+            draw(backend.imageRequest(session: daemon.session, rect: rect), in: rect, layout: layout, on: terminal)
         case .preview(_, let rect):
             terminal.write(ScreenText.blank(rect))
-            draw(backend.previewRequest(session: daemon.session, rect: rect, pixels: layout.pixels(of: rect)), in: rect, on: terminal)
+            draw(backend.previewRequest(session: daemon.session, rect: rect, pixels: layout.picturePixels(of: rect)), in: rect,
+                 layout: layout, on: terminal)
         case .grid(_, _, _, let rect):
             drawGrid(model: &model, layout: layout, rect: rect, on: terminal)
         }
     }
 
     private func wanted(_ model: PickerModel, _ layout: PickLayout) -> PictureKey {
+        if model.helpShown { return .help(layout.previewArea) }
         switch model.mode {
         case .preview:
             guard let photo = model.session.photo else { return .empty(layout.previewArea) }
@@ -69,7 +74,7 @@ final class PickPictures {
         }
     }
 
-    private func draw(_ request: Request?, in rect: CellRect, on terminal: TerminalSession) {
+    private func draw(_ request: Request?, in rect: CellRect, layout: PickLayout, on terminal: TerminalSession) {
         guard let request else {
             terminal.write(note("(no pictures: --graphics \(backend.kind.rawValue))", in: rect))
             return
@@ -77,7 +82,7 @@ final class PickPictures {
         do throws(CLIError) {
             let reply = try daemon.call(request)
             guard case .image(let image) = reply else { throw unexpected(reply) }
-            terminal.write(backend.draw(image, in: rect))
+            terminal.write(drawOrRefuse(image, in: rect, layout: layout, centred: true))
         } catch {
             terminal.write(note(error.message, in: rect))
         }
@@ -86,7 +91,7 @@ final class PickPictures {
     /// The daemon's grid page holding the current photo, in the back-end's format (PNG, sixel or
     /// symbols: the daemon draws overlays and pick badges in every one); text without graphics.
     private func drawGrid(model: inout PickerModel, layout: PickLayout, rect: CellRect, on terminal: TerminalSession) {
-        let cellSize = backend.gridCellSize(pixels: layout.pixels(of: rect), rect: rect)
+        let cellSize = backend.gridCellSize(pixels: layout.picturePixels(of: rect), rect: rect)
         do throws(CLIError) {
             let page = try gridPage(showing: model.session.photoIndex, cellSize: cellSize)
             guard let request = backend.gridRequest(session: daemon.session, cellSize: cellSize, page: page, rect: rect) else {
@@ -96,10 +101,11 @@ final class PickPictures {
             let reply = try daemon.call(.thumbnails(request))
             guard case .thumbnails(let sheet) = reply, let image = sheet.image else { throw unexpected(reply) }
             model.gridColumns = max(1, sheet.geometry.columns)
+            model.gridPage = (page, max(1, sheet.geometry.pages))
             model.gridHit = image.format == .symbols
                 ? GridHit.symbolGrid(sheet.geometry, image: image, rect: rect)
                 : GridHit.pixelGrid(sheet.geometry, rect: rect, cell: layout.cell)
-            terminal.write(backend.draw(image, in: rect))
+            terminal.write(drawOrRefuse(image, in: rect, layout: layout))
         } catch {
             terminal.write(note(error.message, in: rect))
         }
@@ -114,6 +120,14 @@ final class PickPictures {
         let g = sheet.geometry
         let perPage = max(1, g.columns * max(1, g.rows))
         return g.pages <= 1 ? 1 : min(g.pages, (index - 1) / perPage + 1)
+    }
+
+    /// The picture, or a line saying why the terminal would not draw it (a blank pane says nothing).
+    /// `centred`: the photo and the preview sit in the middle of `rect`; the grid keeps its top-left
+    /// corner there (its click map counts from it).
+    private func drawOrRefuse(_ image: EncodedImage, in rect: CellRect, layout: PickLayout, centred: Bool = false) -> [UInt8] {
+        if let refusal = layout.pictureLimit?.refusal(image) { return note(refusal, in: rect) }
+        return backend.draw(image, in: centred ? PicturePlacement.centred(image, in: rect, cell: layout.cell) : rect)
     }
 
     private func note(_ text: String, in rect: CellRect) -> [UInt8] {

@@ -13,7 +13,7 @@ struct ScreenRow: Equatable {
 struct PickRenderer {
     private var last: [Int: ScreenRow] = [:]
 
-    static let help = "↑↓ jk move  ←→ Tab pane  Enter open/accept  Space pick  / filter  g grid  p preview  Esc q cancel"
+    static let help = "↑↓ jk move  ←→ Tab pane  Enter open/accept  Space pick  / filter  g grid  p preview  ? help  Esc q cancel"
     static let syncBegin = "\u{1b}[?2026h"
     static let syncEnd = "\u{1b}[?2026l"
 
@@ -42,6 +42,7 @@ struct PickRenderer {
             return rows
         }
         rows[layout.headerRow] = ScreenRow(column: 0, text: header(model, layout.columns))
+        if model.helpShown { return rows.merging(PickHelp.rows(layout)) { _, help in help } }
         if model.mode == .preview {
             rows[layout.helpRow] = ScreenRow(column: 0, text: "\u{1b}[2m" + fit("any key returns", layout.columns))
             return rows
@@ -71,7 +72,8 @@ struct PickRenderer {
         let albumTitle = model.focus == .albums && !model.albums.filter.isEmpty ? "Albums /\(shown(model.albums.filter))" : "Albums"
         let photoTitle = model.focus == .photos && !model.photos.filter.isEmpty
             ? "Photos /\(shown(model.photos.filter))" : "Photos (\(model.photosTotal))"
-        let imageTitle = model.mode == .grid ? "Grid" : shown(model.session.photo ?? "")
+        let imageTitle = model.mode == .grid ? "Grid" + (model.gridPage.map { "  page \($0.page)/\($0.pages)" } ?? "")
+            : shown(model.session.photo ?? "")
         return "\u{1b}[4m" + fit(albumTitle, layout.albumPane.width) + " " + fit(photoTitle, layout.photoPane.width) + " "
             + fit(imageTitle, layout.imagePane.width)
     }

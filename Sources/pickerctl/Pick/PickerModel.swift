@@ -26,6 +26,12 @@ struct PickerModel {
     var photosComplete: Bool { photos.items.count >= photosTotal }
     var focus = Focus.albums
     var mode = Mode.panes
+    /// Where the preview returns to (the panes or the grid it was opened from).
+    var previewReturn = Mode.panes
+    /// The `?` overlay is up; any key closes it.
+    var helpShown = false
+    /// The grid page drawn and the album's pages (set by whoever drew the grid), for the heading.
+    var gridPage: (page: Int, pages: Int)? = nil
     /// Typing into the filter of the focused list.
     var filterEditing = false
     var session: SessionState
@@ -50,8 +56,12 @@ struct PickerModel {
 
     mutating func handle(_ input: TerminalInput, layout: PickLayout) -> [PickAction] {
         notice = ""
+        if helpShown {
+            helpShown = false
+            return [.redrawAll]
+        }
         if mode == .preview {
-            mode = .panes
+            mode = previewReturn
             return [.redrawAll]
         }
         if filterEditing { return handleFilterKey(input) }
@@ -78,9 +88,9 @@ struct PickerModel {
         case .character("g"):
             mode = mode == .grid ? .panes : .grid
             return [.redrawAll]
-        case .character("p"):
-            guard session.photo != nil else { notice = "no photo to preview"; return [.redraw] }
-            mode = .preview
+        case .character("p"): return openPreview()
+        case .character("?"):
+            helpShown = true
             return [.redrawAll]
         case let .click(column, row): return click(column: column, row: row, layout: layout)
         case let .wheel(up, column, row): return wheel(up: up, column: column, row: row, layout: layout)
@@ -135,7 +145,17 @@ struct PickerModel {
         return [.redraw]
     }
 
+    /// Full screen; any key comes back to the mode it was opened from.
+    private mutating func openPreview() -> [PickAction] {
+        guard session.photo != nil else { notice = "no photo to preview"; return [.redraw] }
+        previewReturn = mode
+        mode = .preview
+        return [.redrawAll]
+    }
+
     private mutating func enter() -> [PickAction] {
+        // In the grid Enter looks closer, it does not end the pick (a stray Enter accepted by accident).
+        if mode == .grid && focus == .photos { return openPreview() }
         switch focus {
         case .albums:
             guard let album = albums.current else { return [] }

@@ -14,6 +14,8 @@ enum TerminalInput: Equatable {
     case windowPixels(width: Int, height: Int)
     /// `CSI 6 ; height ; width t`: one cell in pixels.
     case cellPixels(width: Int, height: Int)
+    /// XTSMGRAPHICS's answer `CSI ? 2 ; 0 ; width ; height S`: the largest sixel picture the terminal draws.
+    case sixelGeometry(width: Int, height: Int)
     /// Anything else (ignored).
     case other
 }
@@ -103,6 +105,7 @@ struct TerminalInputParser {
         if body.hasPrefix("?"), final == UInt8(ascii: "c") {
             return .deviceAttributes(body.dropFirst().split(separator: ";").compactMap { Int($0) })
         }
+        if body.hasPrefix("?"), final == UInt8(ascii: "S") { return graphicsAttribute(body.dropFirst()) }
         let numbers = body.split(separator: ";").map { Int($0) ?? 0 }
         switch (final, numbers.first) {
         case (UInt8(ascii: "~"), 5): return .pageUp
@@ -113,6 +116,13 @@ struct TerminalInputParser {
         case (UInt8(ascii: "t"), 6) where numbers.count == 3: return .cellPixels(width: numbers[2], height: numbers[1])
         default: return .other
         }
+    }
+
+    /// XTSMGRAPHICS `item ; status ; values`: only item 2 (sixel geometry) with status 0 (success) matters.
+    private static func graphicsAttribute(_ body: Substring) -> TerminalInput {
+        let n = body.split(separator: ";").map { Int($0) ?? -1 }
+        guard n.count == 4, n[0] == 2, n[1] == 0, n[2] > 0, n[3] > 0 else { return .other }
+        return .sixelGeometry(width: n[2], height: n[3])
     }
 
     /// SGR mouse `button;column;row` (1-based); press only (final `M`).

@@ -107,6 +107,25 @@
     (should (eq (alist-get 'change event) 'change-42))
     (should (equal (alist-get 'name event) "s"))))
 
+;; Values a newer daemon adds (PROTOCOL.md, "Open values") survive decode and re-encode.
+(ert-deftest pickerd-newer-values-round-trip-byte-for-byte ()
+  (let ((row '((index . 1) (name . "a.new") (path . "a.new") (width . 2) (height . 3) (bytes . 4)
+               (format . 77) (date . 5) (date_source . 9))))
+    (dolist (m `((#x03 ((code . 4242) (message . "a newer code")))
+                 (#x02 ((version . 1) (server_version . "pickerd 9") (max_request_frame . 1)
+                        (max_reply_frame . 2) (input_formats . (1 77)) (output_formats . (2 42))))
+                 (#x31 ((format . 42) (width . 1) (height . 1) (data . ,(unibyte-string 1))))
+                 (#x2f ((album . "All Photos") (sort . 9) (total . 1) (offset . 0) (photos . (,row))))
+                 (#x07 ((root . "/p") (album_count . 1) (photo_count . 1) (scan_state . 5)))
+                 (#x09 ((state . 5) (files_done . 1) (files_expected . 2) (elapsed_ms . 3)))
+                 (#x80 ((change . 42) (name . "s") (width . 100)))))
+      (let* ((bytes (pickerd-encode-payload (car m) (cadr m)))
+             (back (pickerd-decode-payload (car m) bytes)))
+        (dolist (field (cadr m))
+          (unless (consp (cdr field))
+            (should (equal (cons (car m) (alist-get (car field) back)) (cons (car m) (cdr field))))))
+        (should (equal (pickerd-encode-payload (car m) back) bytes))))))
+
 (ert-deftest pickerd-strings-are-utf-8-and-i64-is-signed ()
   (let ((bytes (pickerd-encode-payload 'sessionShow '((session . "旅行/京都")))))
     (should (= (length bytes) (+ 4 13)))
@@ -142,10 +161,13 @@
   (should (= (pickerd-format-code 'sixel) 6))
   (should (= (pickerd-format-code "JPG") 1))
   (should (eq (pickerd-format-name 7) 'symbols))
-  (should (eq (pickerd-format-name 9) 'format-9))
+  (should (eq (pickerd-format-name 42) 'format-42))
   (should (eq (pickerd-format-name 4) 'heic))
   (should (eq (pickerd-format-name 5) 'avif))
-  (should-error (pickerd-format-code 'gif)))
+  (should (eq (pickerd-format-name 9) 'jxl))
+  ;; Decode-only formats are names of photos, never an output format to ask for.
+  (should-error (pickerd-format-code 'gif))
+  (should-error (pickerd-format-code 'heic)))
 
 ;;;; Frame reassembly (the connection's receive step, without a socket)
 
@@ -444,6 +466,40 @@
            (should-not (get-buffer "*pickerd-image*")))
        (kill-buffer origin)
        (ignore-errors (pickerd-request 'sessionClose `((session . ,pickerd-session))))))))
+
+;; pickerd closes connections left idle for --idle-timeout seconds (issue 21 #11): the shared
+;; connection of the library functions must be opened again, even when nothing let Emacs see the
+;; close before the next request (a busy command, no idle time).  Its own daemon, 1-second timeout.
+(ert-deftest pickerd-an-idle-closed-shared-connection-is-opened-again ()
+  (pickerd-test-with-daemon
+   (let* ((dir (make-temp-file "pkel" t))
+          (sock (expand-file-name "s.sock" dir))
+          (album (expand-file-name "lib/A" dir))
+          (process-environment (cons (concat "XDG_CACHE_HOME=" dir "/cache") process-environment))
+          (daemon nil)
+          (pickerd-socket sock)
+          (pickerd--default-connection nil))
+     (unwind-protect
+         (progn
+           (make-directory album t)
+           (copy-file (expand-file-name "../../../Tests/Fixtures/pngsuite/basn2c08.png" pickerd-test-dir)
+                      (expand-file-name "one.png" album))
+           (setq daemon (start-process "pickerd-idle" nil (expand-file-name "pickerd" (getenv "PICKER_BIN_DIR"))
+                                       "--library" (expand-file-name "lib" dir) "--socket" sock
+                                       "--state-dir" (expand-file-name "state" dir) "--idle-timeout" "1"))
+           (should (pickerd-test-wait-for (lambda () (file-exists-p sock))))
+           (should (pickerd-test-wait-for (lambda () (ignore-errors (= 2 (length (pickerd-albums)))))))
+           (let ((first pickerd--default-connection))
+             (should (= 2 (length (pickerd-albums))))
+             ;; Blocked past the timeout and the close, without reading: as a long command is.
+             (call-process "sleep" nil nil nil "3")
+             (should (= 2 (length (pickerd-albums))))
+             (should-not (eq first pickerd--default-connection))))
+       (when pickerd--default-connection (pickerd-close pickerd--default-connection))
+       (when (process-live-p daemon)
+         (signal-process daemon 'SIGTERM)
+         (pickerd-test-wait-for (lambda () (not (process-live-p daemon)))))
+       (delete-directory dir t)))))
 
 (provide 'pickerd-test)
 ;;; pickerd-test.el ends here

@@ -125,6 +125,29 @@ test('unknown error codes keep their number and read as internal', function()
   eq({ code = 4242, message = 'new' }, e, 'decoded')
 end)
 
+test('values a newer server adds survive decode and re-encode byte for byte (PROTOCOL.md, Open values)', function()
+  local row = { index = 1, name = 'a.new', path = 'a.new', width = 2, height = 3, bytes = 4, format = 77, date = 5,
+    date_source = 9 }
+  local newer = {
+    { 0x03, { code = 4242, message = 'a newer code' } },
+    { 0x02, { version = 1, server_version = 'pickerd 9', max_request_frame = 1, max_reply_frame = 2,
+      input_formats = { 1, 77 }, output_formats = { 2, 42 } } },
+    { 0x31, { format = 42, width = 1, height = 1, data = '\1' } },
+    { 0x2f, { album = 'All Photos', sort = 9, total = 1, offset = 0, photos = { row } } },
+    { 0x07, { root = '/p', album_count = 1, photo_count = 1, scan_state = 5, scanned_at = 0, skipped_count = 0 } },
+    { 0x09, { state = 5, files_done = 1, files_expected = 2, elapsed_ms = 3 } },
+    { 0x80, { change = 42, name = 's', width = 100 } },
+  }
+  for _, m in ipairs(newer) do
+    local bytes = wire.encode_payload(m[1], m[2])
+    local back = assert(wire.decode_payload(m[1], bytes))
+    for k, v in pairs(m[2]) do
+      if type(v) ~= 'table' then eq(v, back[k], ('0x%02x %s'):format(m[1], k)) end
+    end
+    eq(bytes, wire.encode_payload(m[1], back), ('0x%02x re-encodes'):format(m[1]))
+  end
+end)
+
 test('strings are UTF-8 counted in bytes, i64 is signed, u64 is exact to 2^53', function()
   local p = wire.encode_payload('sessionShow', { session = '旅行/京都' })
   eq(4 + 13, #p, 'bytes')

@@ -102,9 +102,10 @@ class Pending:
     """A request that was sent and not yet waited for (see ``Client.submit``)."""
 
     def __init__(self, client: "Client", request_id: int, request_type: int, convert: Convert,
-                 none_on: Tuple[int, ...] = ()):
+                 none_on: Tuple[int, ...] = (), payload: Optional[bytes] = None):
         self.client = client
         self.id = request_id
+        self._payload = payload
         self._request_type = request_type
         self._convert = convert
         self._none_on = none_on
@@ -116,7 +117,7 @@ class Pending:
         """Wait for the reply and return the converted result (or raise its PickerError)."""
         if not self._done:
             try:
-                type_, payload = self.client._wait(self.id, timeout)
+                type_, payload = self._wait_resending(timeout)
                 self._value = self._convert(decode_reply(self._request_type, type_, payload, self.id))
             except TimeoutError:
                 raise
@@ -130,6 +131,17 @@ class Pending:
             raise self._error
         return self._value
 
+    def _wait_resending(self, timeout: Optional[float]) -> Tuple[int, bytes]:
+        """The reply; sent again once, on a new connection, when pickerd closed the idle
+        connection just as this request went out (it was never read: see ``Client``)."""
+        try:
+            return self.client._wait(self.id, timeout)
+        except ConnectionLost:
+            if self._payload is None or not self.client._may_resend(self.id):
+                raise
+            self.id = self.client.send(self._request_type, self._payload)
+            return self.client._wait(self.id, timeout)
+
     def cancel(self) -> bool:
         """Ask the server to cancel this request (see ``Client.cancel``)."""
         return self.client.cancel(self.id)
@@ -141,22 +153,40 @@ class Client:
     ``timeout`` (seconds, None = wait forever) bounds every wait for a reply; an expired wait
     raises the built-in ``TimeoutError`` and the connection stays usable (the late reply is
     kept until someone waits for that id again, e.g. ``Pending.result()``).
+
+    pickerd closes a connection that sat idle — no subscription, nothing unanswered — for
+    ``pickerd --idle-timeout`` seconds (60 by default), quietly. With ``reconnect=True`` (the
+    default) the next request connects again and says hello first, transparently: sessions live
+    in the daemon, so nothing is lost; a request that went out just as the daemon closed (it was
+    never read) is sent once more on the new connection. A connection with a subscription is
+    never closed for being idle, and is never reopened: losing it raises ``ConnectionLost``.
+    With ``reconnect=False`` a request after an idle close raises ``ConnectionLost`` saying so.
     """
 
     def __init__(self, socket_path: Optional[str] = None, *, timeout: Optional[float] = None,
-                 client_name: str = "pickerd_client.py"):
+                 client_name: str = "pickerd_client.py", reconnect: bool = True):
         self.socket_path = socket_path or default_socket_path()
         self.timeout = timeout
-        self._framer = wire.Framer(wire.MAX_REPLY_FRAME)
+        self.reconnect = reconnect
+        self.reconnects = 0  # how many times an idle-closed connection was opened again
+        self._client_name = client_name
         self._next_id = 1
         self._replies: Dict[int, Tuple[int, bytes]] = {}
         self._events: Deque[Event] = deque()
-        self._lost: Optional[ConnectionLost] = None
         self._subscription: Optional[Subscription] = None
         self._sub_id = 0  # id of the last subscribe sent: events with another id are stale
         problem = fallback_folder_problem(self.socket_path)
         if problem:
             raise UntrustedServer(self.socket_path, problem)
+        self._open()
+
+    def _open(self) -> None:
+        """Connects, checks the server's uid and says hello (again after an idle close)."""
+        self._framer = wire.Framer(wire.MAX_REPLY_FRAME)
+        self._lost: Optional[ConnectionLost] = None
+        self._idle_closed = False     # the daemon closed it while nothing was outstanding
+        self._outstanding: set = set()  # ids sent whose reply has not been read
+        self._idle_send = 0           # a request sent on an idle connection, until a frame is read
         self._sock: Optional[socket.socket] = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self._sock.connect(self.socket_path)
@@ -169,11 +199,37 @@ class Client:
             raise
         try:
             self.capabilities: Capabilities = self._call(
-                T.HELLO, {"version": wire.PROTOCOL_VERSION, "client_name": client_name}, Capabilities.from_fields)
+                T.HELLO, {"version": wire.PROTOCOL_VERSION, "client_name": self._client_name},
+                Capabilities.from_fields)
         except BaseException:
             self.close()
             raise
         self._framer.max_length = self.capabilities.max_reply_frame
+
+    def _is_idle(self) -> bool:
+        """Idle as pickerd counts it: no subscription, no reply still to read."""
+        return self._subscription is None and not self._outstanding
+
+    def _reopen_if_idle_closed(self) -> None:
+        """Before a request on an idle connection: reads what is already there (a quiet close
+        shows as end of file) and, when pickerd closed it for being idle, connects again."""
+        if self._lost is None and self._sock is not None and self._is_idle():
+            try:
+                while self._pump(0.0):
+                    pass
+            except ConnectionLost:
+                pass
+        if self._lost is not None and self._idle_closed:
+            if not self.reconnect:
+                raise ConnectionLost(0, "pickerd closed this connection after it was idle (pickerd --idle-timeout); "
+                                        "make a new Client, or pass reconnect=True")
+            self._drop_socket()
+            self._open()
+            self.reconnects += 1
+
+    def _may_resend(self, request_id: int) -> bool:
+        """Whether ``request_id`` was lost unread in an idle close (then it is sent again)."""
+        return self.reconnect and self._idle_closed and self._lost is not None and request_id == self._idle_send
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -184,6 +240,7 @@ class Client:
         self.close()
 
     def close(self) -> None:
+        self._idle_closed = False  # closed by us: never opened again
         if self._sock is not None:
             try:
                 self._sock.close()
@@ -198,6 +255,8 @@ class Client:
 
     def send(self, type_: int, payload: bytes = b"") -> int:
         """Send one request frame with an encoded payload and return its id (never 0)."""
+        if type_ != T.HELLO:
+            self._reopen_if_idle_closed()
         if self._lost is not None:
             raise self._lost
         caps = getattr(self, "capabilities", None)
@@ -207,7 +266,17 @@ class Client:
                               % (wire.MIN_LENGTH + len(payload), limit))
         request_id = self._next_id
         self._next_id = self._next_id + 1 if self._next_id < 0xFFFFFFFF else 1
-        self._write_frame(type_, request_id, payload)
+        if type_ != T.HELLO and self._is_idle():
+            self._idle_send = request_id
+        self._outstanding.add(request_id)
+        try:
+            self._write_frame(type_, request_id, payload)
+        except ConnectionLost:
+            if not self._may_resend(request_id):
+                raise
+            self._reopen_if_idle_closed()  # never written: write it on a new connection
+            self._outstanding.add(request_id)
+            self._write_frame(type_, request_id, payload)
         return request_id
 
     def request(self, type_: int, fields: Optional[Fields] = None, **kw: Any) -> Fields:
@@ -226,7 +295,7 @@ class Client:
             except ConnectionLost:
                 pass
             if self._lost is None:
-                self._lost = ConnectionLost(0, "cannot send to pickerd: %s" % (e.strerror or e))
+                self._mark_lost(ConnectionLost(0, "cannot send to pickerd: %s" % (e.strerror or e)))
             raise self._lost from None
 
     def wait(self, request_id: int, timeout: Optional[float] = None) -> Tuple[int, bytes]:
@@ -236,7 +305,7 @@ class Client:
     def submit(self, type_: int, payload: bytes, convert: Convert, none_on: Tuple[int, ...] = ()) -> Pending:
         """Send a request; the Pending's ``result()`` decodes its reply and returns
         ``convert(fields)`` (or None for an error whose code is in ``none_on``)."""
-        return Pending(self, self.send(type_, payload), type_, convert, none_on)
+        return Pending(self, self.send(type_, payload), type_, convert, none_on, payload)
 
     def _call(self, type_: int, fields: Fields, convert: Convert) -> Any:
         return self.submit(type_, wire.encode_payload(type_, fields), convert).result(self.timeout)
@@ -283,12 +352,21 @@ class Client:
             self._lose(ConnectionLost(code, message))
         else:
             self._replies[frame.id] = (frame.type, frame.payload)
+            self._outstanding.discard(frame.id)
+        self._idle_send = 0  # the daemon answered after it: the request was read
         return True
 
     def _lose(self, error: ConnectionLost) -> None:
-        self._lost = error
+        self._mark_lost(error)
         self._drop_socket()
         raise error
+
+    def _mark_lost(self, error: ConnectionLost) -> None:
+        # A quiet close (no error frame) of an idle connection, or of one whose only request went
+        # out on an idle connection with nothing read since: pickerd's idle timeout.
+        quiet = error.code == 0 and self._subscription is None
+        self._idle_closed = quiet and (not self._outstanding or self._outstanding == {self._idle_send})
+        self._lost = error
 
     def _read_frame(self, timeout: Optional[float]) -> Optional[wire.Frame]:
         deadline = None if timeout is None else time.monotonic() + timeout

@@ -21,9 +21,8 @@ def _none_if_zero(v):
 
 
 def _flag(value: int, field_name: str) -> bool:
-    """A u8 that must be 0 or 1 (scan_state, date_source)."""
-    if value > 1:
-        raise Malformed("%s %d" % (field_name, value))
+    """scan_state or date_source: 1 is ready / from EXIF; a value a newer daemon adds reads like 0
+    (PROTOCOL.md, "Open values"), never as an error."""
     return value == 1
 
 
@@ -38,9 +37,9 @@ class Capabilities:
 
     @classmethod
     def from_fields(cls, f: Dict[str, Any]) -> "Capabilities":
-        known = lambda codes, table: [table[c] for c in codes if c in table]  # noqa: E731
+        # A format a newer daemon adds is kept, named format-N (PROTOCOL.md, "Open values").
         return cls(f["version"], f["server_version"], f["max_request_frame"], f["max_reply_frame"],
-                   known(f["input_formats"], PHOTO_FORMATS), known(f["output_formats"], FORMATS))
+                   [photo_format_name(c) for c in f["input_formats"]], [format_name(c) for c in f["output_formats"]])
 
 
 @dataclass
@@ -147,21 +146,19 @@ class Photos(_PhotoSequence):
 @dataclass
 class PhotoPage(_PhotoSequence):
     album: str
-    sort: str              # "name" or "date": the order of the rows
+    sort: str              # "name" or "date": the order of the rows ("sort-N" from a newer daemon)
     total: int             # photos in the whole album
     offset: int            # 0-based position of the first row
     photos: List[Photo]
 
     @classmethod
     def from_fields(cls, f: Dict[str, Any]) -> "PhotoPage":
-        if f["sort"] not in SORTS:
-            raise Malformed("sort %d" % f["sort"])
         photos = [Photo.from_fields(p) for p in f["photos"]]
         # The trailing broken list (present when the request asked for it) marks rows by index.
         reasons = {b["index"]: b["reason"] for b in f.get("broken") or []}
         for p in photos:
             p.broken = reasons.get(p.index)
-        return cls(f["album"], SORTS[f["sort"]], f["total"], f["offset"], photos)
+        return cls(f["album"], SORTS.get(f["sort"], "sort-%d" % f["sort"]), f["total"], f["offset"], photos)
 
 
 @dataclass

@@ -24,11 +24,14 @@ final class LibraryIndexStore {
     private let fileName: String
     /// The path SQLite opens: the folder's symlink-free path plus `fileName` (SQLite refuses symlinks on the way).
     private let openPath: String?
+    /// The pixel cap rows are checked against as headers are (a row over it is dropped, its file read again).
+    private let maxPixels: Int
 
     /// Opens (or creates) the index for the library whose real root path is `rootPath`.
     /// Never fails: without a usable file it logs why and the library simply scans.
-    init(directory: String, rootPath: String) {
+    init(directory: String, rootPath: String, maxPixels: Int = EngineConfiguration.defaultMaxPixels) {
         self.rootPath = rootPath
+        self.maxPixels = maxPixels
         let name = "index-" + Self.hex(Self.fnv1a(rootPath)) + ".sqlite"
         fileName = name
         path = directory + "/" + name
@@ -59,7 +62,7 @@ final class LibraryIndexStore {
                 "SELECT path, target, dev, ino, size, mtime_s, mtime_ns, format, width, height, orientation, exif_date FROM photos")
             var photos: [Photo] = []
             while try query.step() {
-                if let photo = Self.photo(from: query) { photos.append(photo) }
+                if let photo = Self.photo(from: query, maxPixels: maxPixels) { photos.append(photo) }
             }
             return photos
         } catch {
@@ -86,6 +89,12 @@ final class LibraryIndexStore {
                 }
                 for path in changes.added + changes.changed {
                     guard let photo = photos[path] else { continue }
+                    // A photo listed too large has no size to keep: no row, so each start reads its header against the cap then.
+                    if photo.tooLarge != nil {
+                        delete.bind(1, path)
+                        try delete.run()
+                        continue
+                    }
                     Self.bind(photo, to: upsert)
                     try upsert.run()
                 }
@@ -241,15 +250,16 @@ final class LibraryIndexStore {
     }
 
     /// A row back as a photo; nil for a row that cannot be one (its file is then read again by the scan).
-    private static func photo(from row: SQLiteStatement) -> Photo? {
+    private static func photo(from row: SQLiteStatement, maxPixels: Int) -> Photo? {
         guard let path = row.string(0), !path.isEmpty,
               case let format = PhotoFormat(rawValue: UInt8(truncatingIfNeeded: row.int(7))),
               ImageCodecs.codec(for: format) != nil,
               let orientation = Orientation(rawValue: Int(row.int(10))) else { return nil }
-        let width = Int(row.int(8)), height = Int(row.int(9))
-        // Validated as a header just read is: a doctored size is dropped and the file read again.
-        guard PixelCount.isListable(width: width, height: height) else { return nil }
-        let header = ImageHeader(format: format, storedWidth: width, storedHeight: height, orientation: orientation)
+        let header = ImageHeader(format: format, storedWidth: Int(row.int(8)), storedHeight: Int(row.int(9)),
+                                 orientation: orientation)
+        // Validated as a header just read is: a doctored size (or one over a cap lowered since) is
+        // dropped and the file read again.
+        guard ImageHeaderReader.oversizeReason(header, maxPixels: maxPixels) == nil else { return nil }
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[..<$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path

@@ -1,0 +1,47 @@
+/// One reply message, declared once: its number and its codec, encoder beside decoder.
+/// The declarations live in `Replies+*.swift`, one group a file; which request each answers is
+/// stated by the request's declaration (`RequestDeclaration.answer`).
+public struct ReplyDeclaration: Sendable {
+    public let type: MessageType
+    let encode: @Sendable (Reply, inout ByteWriter) -> Void
+    let decode: @Sendable (inout ByteReader) throws(PickerError) -> Reply
+
+    init(_ type: MessageType, encode: @escaping @Sendable (Reply, inout ByteWriter) -> Void,
+         decode: @escaping @Sendable (inout ByteReader) throws(PickerError) -> Reply) {
+        self.type = type
+        self.encode = encode
+        self.decode = decode
+    }
+
+    /// Every reply of this version.
+    public static let all: [ReplyDeclaration] = connection + sessions + browsing + images
+
+    static let byType = MessageType.table(all, \.type)
+}
+
+extension Reply {
+    public var declaration: ReplyDeclaration {
+        // Every case's type is declared (the declaration tests check the table covers them all).
+        ReplyDeclaration.byType[Int(messageType.rawValue)] ?? ReplyDeclaration.all[0]
+    }
+
+    public func frame(id: UInt32) -> Frame {
+        var w = ByteWriter(capacity: estimatedPayloadSize)
+        declaration.encode(self, &w)
+        return Frame(type: messageType.rawValue, requestID: id, payload: w.bytes)
+    }
+
+    /// Decodes a reply frame (request and event frames are not replies and are refused here).
+    public init(frame: Frame) throws(PickerError) {
+        guard let declaration = ReplyDeclaration.byType[Int(frame.type)] else {
+            guard MessageType(rawValue: frame.type) != nil else {
+                throw PickerError(.unknownMessageType, "unknown message type 0x\(hex(frame.type))")
+            }
+            let kind = frame.type >= 0x80 ? "an event" : "a request"
+            throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is \(kind), not a reply")
+        }
+        var r = ByteReader(frame.payload)
+        self = try declaration.decode(&r)
+        try r.expectEnd()
+    }
+}
