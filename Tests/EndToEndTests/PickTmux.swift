@@ -134,8 +134,23 @@ final class PickTmux: @unchecked Sendable {
     }
 
     deinit {
+        // pick writes its state (the last album, under HOME = directory) as it ends: wait for it to be
+        // gone before the folder is removed, or it comes back (a fresh-clone run's guard found one).
+        let shell = try? String(contentsOf: pidURL, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = shell.flatMap { try? runProcessBlocking("/usr/bin/pgrep", ["-P", $0]).stdoutText } ?? ""
         _ = try? runProcessBlocking(tmux, ["-S", socket, "kill-server"])
+        for pid in children.split(separator: "\n").compactMap({ pid_t($0) }) { Self.waitUntilGone(pid, seconds: 5) }
         try? FileManager.default.removeItem(at: directory)
         slot.release()
+    }
+
+    /// Waits until `pid` has ended (no longer in /proc, or a zombie), at most `seconds`.
+    private static func waitUntilGone(_ pid: pid_t, seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] != "Z" else { return }
+            usleep(20_000)
+        }
     }
 }
