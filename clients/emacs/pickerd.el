@@ -286,8 +286,11 @@ and a new connection opened instead of writing into the closed one."
              (not (pickerd-conn-lost pickerd--default-connection))
              (process-live-p (pickerd-conn-process pickerd--default-connection)))
     (accept-process-output (pickerd-conn-process pickerd--default-connection) 0 nil t))
+  ;; The close may be seen by the process status before the sentinel has marked the connection
+  ;; lost (a loaded machine): a process that is not live is as good as lost.
   (unless (and pickerd--default-connection
-               (not (pickerd-conn-lost pickerd--default-connection)))
+               (not (pickerd-conn-lost pickerd--default-connection))
+               (process-live-p (pickerd-conn-process pickerd--default-connection)))
     (setq pickerd--default-connection (pickerd-connect)))
   pickerd--default-connection)
 
