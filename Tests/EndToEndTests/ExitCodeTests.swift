@@ -2,15 +2,22 @@ import Foundation
 import Testing
 
 /// pickerctl's exit codes 0–5 and its one-line errors, each produced the way a user would.
-@Suite(.timeLimit(.minutes(15))) struct ExitCodeTests {
-    let library: TemporaryLibrary
+/// One daemon for the suite; the default session (200x200) is made once, and a test that selects
+/// does it in a session of its own.
+@Suite(.timeLimit(.minutes(15)), .sharedDaemon({ library in
+    try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A")
+}, prepare: { daemon in
+    let made = try await daemon.ctl("session", "new", "--width", "200", "--height", "200")
+    try #require(made.exitCode == 0, "\(made)")
+})) struct ExitCodeTests {
     let daemon: LiveDaemon
 
-    init() async throws {
-        library = try await TemporaryLibrary()
-        try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A")
-        daemon = try await LiveDaemon(library: library.url)
-        _ = try await daemon.ctl("session", "new", "--width", "200", "--height", "200")
+    init() throws { daemon = try SharedDaemon.current }
+
+    /// A new 200x200 session named `name`.
+    private func session(_ name: String) async throws {
+        let made = try await daemon.ctl("session", "new", name, "--width", "200", "--height", "200")
+        try #require(made.exitCode == 0, "\(made)")
     }
 
     private func expectError(_ r: CommandResult, code: Int32, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -41,15 +48,18 @@ import Testing
     }
 
     @Test func nothingSelectedIsThree() async throws {
-        await expectError(try daemon.ctl("get-image", "-o", daemon.directory.appendingPathComponent("none.png").path), code: 3, mentioning: "no photo selected")
-        await expectError(try daemon.ctl("photos"), code: 3, mentioning: "no album selected")
+        try await session("three")
+        let none = try SharedDaemon.scratchFolder().appendingPathComponent("none.png").path
+        await expectError(try daemon.ctl("get-image", "-o", none, session: "three"), code: 3, mentioning: "no photo selected")
+        await expectError(try daemon.ctl("photos", session: "three"), code: 3, mentioning: "no album selected")
     }
 
     @Test func missingThingsAreFour() async throws {
-        await expectError(try daemon.ctl("select-album", "Nope"), code: 4, mentioning: "Nope")
-        await expectError(try daemon.ctl("select-album", "--index", "99"), code: 4, mentioning: "99")
-        _ = try await daemon.ctl("select-album", "A")
-        await expectError(try daemon.ctl("select-photo", "nope.jpg"), code: 4, mentioning: "nope.jpg")
+        try await session("four")
+        await expectError(try daemon.ctl("select-album", "Nope", session: "four"), code: 4, mentioning: "Nope")
+        await expectError(try daemon.ctl("select-album", "--index", "99", session: "four"), code: 4, mentioning: "99")
+        _ = try await daemon.ctl("select-album", "A", session: "four")
+        await expectError(try daemon.ctl("select-photo", "nope.jpg", session: "four"), code: 4, mentioning: "nope.jpg")
         await expectError(try daemon.ctl("status", session: "ghost"), code: 4, mentioning: "ghost")
     }
 

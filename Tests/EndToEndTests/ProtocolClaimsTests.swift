@@ -4,17 +4,15 @@ import Testing
 
 /// docs/PROTOCOL.md claims over a real socket: half-close, a repeated `hello`, same-session replies
 /// in send order, and `subscribe`/`cancel` never refused `too_busy`.
-@Suite(.timeLimit(.minutes(15))) struct ProtocolClaimsTests {
-    let library: TemporaryLibrary
+/// One daemon for the suite, its tests one at a time: each loads the daemon on purpose.
+@Suite(.timeLimit(.minutes(15)), .serialized, .sharedDaemon { library in
+    for n in [1, 3, 6, 8] {
+        try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_\(n).jpg"), album: "A")
+    }
+}) struct ProtocolClaimsTests {
     let daemon: LiveDaemon
 
-    init() async throws {
-        library = try await TemporaryLibrary()
-        for n in [1, 3, 6, 8] {
-            try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_\(n).jpg"), album: "A")
-        }
-        daemon = try await LiveDaemon(library: library.url)
-    }
+    init() throws { daemon = try SharedDaemon.current }
 
     /// Reads until every id in `ids` has a reply (events are skipped); the replies by id, in arrival order.
     private func replies(for ids: Set<UInt32>, on connection: RawConnection) throws -> [(UInt32, Reply)] {
@@ -125,7 +123,8 @@ import Testing
         await #expect(try daemon.ctl("session", "new", "q", "--width", "400").exitCode == 0)
         await #expect(try daemon.ctl("select-album", "A", session: "q").exitCode == 0)
         await #expect(try daemon.ctl("select-photo", "--index", "1", session: "q").exitCode == 0)
-        let c = try RawConnection(path: daemon.socketPath)
+        // A 4000-px debug-build preview took over 20 s at load 15: the read bound is a hang guard.
+        let c = try RawConnection(path: daemon.socketPath, timeoutSeconds: 180)
         try c.handshake()
         // A slow preview, then 70 requests of the same session queued behind it (one write): more
         // than the 64 unanswered requests allowed, then subscribe and cancel.

@@ -5,14 +5,16 @@ import PickerSystem
 import Testing
 
 /// Bytes straight onto the socket: garbage, oversized lengths, pipelining, bad versions.
-@Suite(.timeLimit(.minutes(15))) struct RawSocketTests {
-    let library: TemporaryLibrary
+/// One daemon for the suite: each test speaks on connections of its own and uses its own session.
+@Suite(.timeLimit(.minutes(15)), .sharedDaemon { library in
+    try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A")
+}) struct RawSocketTests {
     let daemon: LiveDaemon
+    let scratch: URL
 
-    init() async throws {
-        library = try await TemporaryLibrary()
-        try library.add(TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/Landscape_1.jpg"), album: "A")
-        daemon = try await LiveDaemon(library: library.url)
+    init() throws {
+        daemon = try SharedDaemon.current
+        scratch = try SharedDaemon.scratchFolder()
     }
 
     /// Reads frames until the daemon closes the connection (or 30 s pass: a bound for a loaded machine, not a measurement).
@@ -162,6 +164,6 @@ import Testing
             FileDescriptorIO.close(fd)
         }
         await #expect(try daemon.ctl("ping").exitCode == 0)
-        await #expect(try daemon.ctl("get-image", "-o", daemon.directory.appendingPathComponent("v.png").path, session: "v").exitCode == 0)
+        await #expect(try daemon.ctl("get-image", "-o", scratch.appendingPathComponent("v.png").path, session: "v").exitCode == 0)
     }
 }

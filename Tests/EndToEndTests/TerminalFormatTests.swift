@@ -26,20 +26,22 @@ let chafaCommand = findExecutable("chafa")
 
 /// `get-image`/`preview` with `--format symbols|sixel`: terminal text drawn by libchafa in the
 /// daemon, judged against the `chafa` command and against the fitted PNG itself.
-@Suite(.timeLimit(.minutes(15))) struct TerminalFormatTests {
-    let library: TemporaryLibrary
+/// One daemon for the suite: every test makes a session of its own name and writes in its own folder.
+@Suite(.timeLimit(.minutes(15)), .sharedDaemon { library in
+    let corpus = TestEnvironment.corpus.root
+    // 1800x1200 once upright (EXIF orientation 6): the fitted picture is 3:2.
+    try library.add(corpus.appendingPathComponent("exif-orientation/Landscape_6.jpg"), album: "Trip")
+    try library.add(corpus.appendingPathComponent("pngsuite/basn6a08.png"), album: "Trip", as: "alpha.png")
+}) struct TerminalFormatTests {
     let daemon: LiveDaemon
+    let scratch: URL
 
-    init() async throws {
-        library = try await TemporaryLibrary()
-        let corpus = TestEnvironment.corpus.root
-        // 1800x1200 once upright (EXIF orientation 6): the fitted picture is 3:2.
-        try library.add(corpus.appendingPathComponent("exif-orientation/Landscape_6.jpg"), album: "Trip")
-        try library.add(corpus.appendingPathComponent("pngsuite/basn6a08.png"), album: "Trip", as: "alpha.png")
-        daemon = try await LiveDaemon(library: library.url)
+    init() throws {
+        daemon = try SharedDaemon.current
+        scratch = try SharedDaemon.scratchFolder()
     }
 
-    private func file(_ name: String) -> URL { daemon.directory.appendingPathComponent(name) }
+    private func file(_ name: String) -> URL { scratch.appendingPathComponent(name) }
 
     /// A session with a `width`x480 pane on `photo`.
     private func session(_ name: String, photo: String = "Landscape_6.jpg", width: Int = 640) async throws {
