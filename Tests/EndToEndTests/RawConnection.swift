@@ -13,14 +13,16 @@ final class RawConnection {
     /// Request ids in the order their replies arrived (`replies(to:)`).
     private(set) var arrivalOrder: [UInt32] = []
 
-    /// Connects; every read gives up after `timeoutSeconds` so a hung daemon fails the test instead of hanging it.
-    init(path: String, timeoutSeconds: Int = 20) throws {
+    /// Connects; every read gives up after `timeoutSeconds` so a hung daemon fails the test instead of
+    /// hanging it. A hang guard, not a measurement: a debug daemon on a loaded 2-core machine has taken
+    /// over 20 s for one large render.
+    init(path: String, timeoutSeconds: Int = 120) throws {
         fd = try UnixSocket.connect(path: path)
         setReceiveTimeout(fd, seconds: timeoutSeconds)
     }
 
     /// Connects and says hello; fails unless the daemon answers with its own hello.
-    convenience init(socketPath: String, clientName: String, receiveTimeoutSeconds: Int = 60) throws {
+    convenience init(socketPath: String, clientName: String, receiveTimeoutSeconds: Int = 120) throws {
         try self.init(path: socketPath, timeoutSeconds: receiveTimeoutSeconds)
         try send(.hello(Hello(clientName: clientName)), id: 1)
         guard let frame = try nextFrame(), case .hello = try Reply(frame: frame) else { throw RawConnectionError.noHelloReply }
