@@ -288,21 +288,7 @@ import Testing
         let env = shellEnvironment(daemon, ["ZDOTDIR": directory.appendingPathComponent("zdot").path])
         let shell = try await TmuxShell([findExecutable("zsh") ?? "zsh", "-d", "-i"], environment: env, directory: directory, prompt: "PK> ")
         try await tabCompletes(shell, typed: "pickerctl completions z", to: "pickerctl completions zsh")
-        try await shell.press("C-c")
-        try await shell.waitForPrompt()
-        try await tabCompletes(shell, typed: "pickerctl session show my", to: #"pickerctl session show my\ \'odd\'\ session"#)
-        // The completed name reaches pickerctl as one word: `session show` finds it.
-        try await shell.press("Enter")
-        try await shell.waitFor("the session shown") { $0.contains("session:   \(Self.oddSession)") }
-        try await shell.waitForPrompt()
-        // A name with a space is inserted quoted, so the command gets "All Photos" as one word.
-        try await tabCompletes(shell, typed: "pickerctl --session other select-album Al", to: #"select-album All\ Photos"#)
-        try await shell.press("Enter")
-        try await shell.waitForPrompt()
-        try await waitUntil("All Photos selected") {
-            let r = try await daemon.ctl("status", "--json", session: "other")
-            return (try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])?["album"] as? String == "All Photos"
-        }
+        try await completedNamesReachPickerctlAsOneWord(shell, daemon)
     }
 
     @Test(.enabled(if: findExecutable("tmux") != nil, "needs tmux"))
@@ -313,13 +299,18 @@ import Testing
         let shell = try await TmuxShell(["/bin/bash", "--noprofile", "--rcfile", rc.path, "-i"],
                                   environment: shellEnvironment(daemon), directory: directory, prompt: "PK> ")
         try await tabCompletes(shell, typed: "pickerctl completions f", to: "pickerctl completions fish")
+        try await completedNamesReachPickerctlAsOneWord(shell, daemon)
+    }
+
+    /// After a completed first word (ended with C-c): a session name with quotes and spaces, and an
+    /// album name with a space, are completed quoted and reach pickerctl as one word each.
+    private func completedNamesReachPickerctlAsOneWord(_ shell: TmuxShell, _ daemon: LiveDaemon) async throws {
         try await shell.press("C-c")
         try await shell.waitForPrompt()
         try await tabCompletes(shell, typed: "pickerctl session show my", to: #"pickerctl session show my\ \'odd\'\ session"#)
         try await shell.press("Enter")
         try await shell.waitFor("the session shown") { $0.contains("session:   \(Self.oddSession)") }
         try await shell.waitForPrompt()
-        // A name with a space is inserted quoted, so the command gets "All Photos" as one word.
         try await tabCompletes(shell, typed: "pickerctl --session other select-album Al", to: #"select-album All\ Photos"#)
         try await shell.press("Enter")
         try await shell.waitForPrompt()
