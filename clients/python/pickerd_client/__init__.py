@@ -15,7 +15,9 @@ serves many connections at once). Events arrive on the same connection as replie
 call waits for its reply, events are queued, and ``events()`` yields the queued ones first.
 
 Modules: ``wire`` (the codec: framing, primitives, every message), ``errors`` (PickerError
-with codes and hints), ``models`` (results and events), ``client`` (Client, Session).
+with codes and hints), ``models`` (results and events), ``client`` (Client, Subscription),
+``session`` (Session), ``connection`` (the socket, reconnecting, Pending), ``requests``
+(argument checks and reply types).
 """
 
 from . import wire
