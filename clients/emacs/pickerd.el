@@ -48,9 +48,10 @@ nil: $PICKER_SOCKET, else $XDG_RUNTIME_DIR/pickerd.sock, else
 /tmp/pickerd-UID/pickerd.sock."
   :type '(choice (const :tag "Default" nil) file))
 
-(defcustom pickerd-session "emacs"
-  "Name of the session `pickerd-pick' and `pickerd-selection' use."
-  :type 'string)
+(defcustom pickerd-session nil
+  "Name of the session `pickerd-pick' and `pickerd-selection' use.
+nil: $PICKER_SESSION, else \"emacs\" (see `pickerd-session-name')."
+  :type '(choice (const :tag "$PICKER_SESSION, else \"emacs\"" nil) string))
 
 (defcustom pickerd-timeout 30
   "Seconds to wait for a reply."
@@ -68,6 +69,14 @@ list of absolute paths and the buffer, and returns the text to insert."
   :type 'integer)
 
 ;;;; The connection
+
+(defun pickerd-session-name ()
+  "The session to use: `pickerd-session', else $PICKER_SESSION, else \"emacs\".
+Empty values count as unset (the rule pickerctl and the other clients follow)."
+  (let ((env (getenv "PICKER_SESSION")))
+    (cond ((and pickerd-session (not (string-empty-p pickerd-session))) pickerd-session)
+          ((and env (not (string-empty-p env))) env)
+          (t "emacs"))))
 
 (cl-defstruct (pickerd-conn (:constructor pickerd--make-conn))
   process buffer (next-id 1) (replies (make-hash-table)) lost capabilities
@@ -305,6 +314,18 @@ FUNCTION, when given, is called with each event alist; else events queue in
     (pickerd-wait id conn)
     id))
 
+(defun pickerd-subscribe-async (conn session library function callback)
+  "Subscribe CONN to SESSION's events (the library's too when LIBRARY).
+Asynchronous: FUNCTION is called with each event alist, CALLBACK as for
+`pickerd-request-async' when the subscription is answered.  Returns the
+request's id."
+  (let ((id (pickerd-request-async 'subscribe `((session . ,(or session "")) (flags . ,(if library 1 0)))
+                                   callback conn)))
+    (setf (pickerd-conn-subscription conn) id
+          (pickerd-conn-event-function conn) function
+          (pickerd-conn-events conn) nil)
+    id))
+
 ;;;; Library functions
 
 (defun pickerd-albums ()
@@ -313,14 +334,15 @@ FUNCTION, when given, is called with each event alist; else events queue in
           (alist-get 'albums (pickerd-request 'albums nil))))
 
 (defun pickerd-selection (&optional session)
-  "Absolute paths of SESSION's picks (default `pickerd-session'), in pick order."
+  "Absolute paths of SESSION's picks, in pick order.
+SESSION defaults to `pickerd-session-name'."
   (mapcar (lambda (p) (alist-get 'absolute_path p))
-          (alist-get 'photos (pickerd-request 'selection `((session . ,(or session pickerd-session)))))))
+          (alist-get 'photos (pickerd-request 'selection `((session . ,(or session (pickerd-session-name))))))))
 
 (defun pickerd-clear-selection (&optional session)
-  "Unpick every photo of SESSION (default `pickerd-session')."
+  "Unpick every photo of SESSION (default `pickerd-session-name')."
   (interactive)
-  (pickerd-request 'clearSelection `((session . ,(or session pickerd-session))))
+  (pickerd-request 'clearSelection `((session . ,(or session (pickerd-session-name)))))
   nil)
 
 (defun pickerd-png-size (data)
