@@ -25,6 +25,23 @@ test('an unreachable daemon gives a clear error with a hint in Neovim terms', fu
   eq(nil, picker.state(), 'no picker open')
 end)
 
+test(':checkhealth picker reports the socket, the daemon\'s version, the session and graphics', function()
+  picker.setup({ socket = SOCKET, session = SESSION })
+  vim.cmd('checkhealth picker')
+  local text = table.concat(lines(0), '\n')
+  vim.cmd('tabclose')
+  truthy(text:find('socket found: ' .. SOCKET, 1, true), text)
+  truthy(text:find('pickerd %d+%.%d+[^ ]* answers'), 'daemon version: ' .. text)
+  truthy(text:find('session: ' .. SESSION, 1, true), text)
+  truthy(text:find('coloured symbols', 1, true), text)
+  truthy(not text:find('ERROR', 1, true), text)
+  picker.setup({ socket = '/tmp/picker-nvim-test-no-such.sock', session = SESSION })
+  vim.cmd('checkhealth picker')
+  text = table.concat(lines(0), '\n')
+  vim.cmd('tabclose')
+  truthy(text:find('no socket at /tmp/picker-nvim-test-no-such.sock', 1, true), text)
+end)
+
 test('pipelined requests on one connection are answered by id, errors carry code and hint', function()
   local c = conn.open({ socket = SOCKET })
   local order, replies = {}, {}

@@ -39,6 +39,10 @@ test('<CR> on an album selects it and lists its photos', function()
   keys('<CR>')
   wait('the Landscapes photos', function() return find_line(u.bufs.photos, 'Landscape_8.jpg') ~= nil end)
   eq(u.wins.photos, api.nvim_get_current_win(), 'focus moves to the photo list')
+  -- Issue 25 #6: the size column has its unit.
+  for _, l in ipairs(lines(u.bufs.photos)) do
+    truthy(l:find('%d [kM]?B$'), 'size with a unit: ' .. l)
+  end
   wait('album marker', function() return lines(u.bufs.albums)[row]:sub(1, 2) == '> ' end)
   if not lines(u.bufs.header)[2]:find('album: Landscapes', 1, true) then
     fail('header: ' .. vim.inspect(lines(u.bufs.header)))
