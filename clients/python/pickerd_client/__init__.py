@@ -21,7 +21,7 @@ with codes and hints), ``models`` (results and events), ``client`` (Client, Subs
 """
 
 from . import wire
-from .client import Client, Pending, Session, Subscription, default_socket_path
+from .client import Client, Pending, Session, Subscription, default_session, default_socket_path
 from .raw import RawConnection
 from .errors import ConnectionLost, DaemonNotRunning, PickerError, UntrustedServer, hint_for
 from .models import (Album, Capabilities, Cell, Event, Image, LibraryChangesEvent, LibraryEvent, LibraryInfo,
@@ -43,6 +43,7 @@ globals().update({c.name: c for c in ErrorCode})
 
 __all__ = [
     "wire", "RawConnection", "Client", "Session", "Pending", "Subscription", "default_socket_path",
+    "default_session",
     "PickerError", "ConnectionLost", "DaemonNotRunning", "UntrustedServer", "hint_for",
     "Capabilities", "LibraryInfo", "Album", "SessionState", "Photo", "Photos", "PhotoPage",
     "PickedPhoto", "Selection", "Image", "Cell", "Thumbnails", "ScanProgress", "Event",

@@ -9,11 +9,11 @@ from . import wire
 from .connection import Connection, Pending
 from .errors import ConnectionLost, PickerError
 from .models import Album, Event, LibraryInfo, ScanProgress, SessionState
-from .requests import decode_reply, default_socket_path
+from .requests import decode_reply, default_session, default_socket_path
 from .session import Session
 from .wire import ErrorCode, MessageType as T
 
-__all__ = ["Client", "Pending", "Session", "Subscription", "default_socket_path"]
+__all__ = ["Client", "Pending", "Session", "Subscription", "default_session", "default_socket_path"]
 
 
 class Client(Connection):

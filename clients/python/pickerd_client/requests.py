@@ -37,6 +37,13 @@ def default_socket_path() -> str:
     return "/tmp/pickerd-%d/pickerd.sock" % os.getuid()
 
 
+def default_session(fallback: str = "python") -> str:
+    """The session a program uses when its user names none: $PICKER_SESSION, else ``fallback``
+    (the rule of every pickerd client; empty counts as unset). The API itself never picks a
+    session for you: pass this to ``create_session``/``session``."""
+    return os.environ.get("PICKER_SESSION") or fallback
+
+
 def format_code(fmt: Union[str, int]) -> int:
     if isinstance(fmt, int):
         return fmt

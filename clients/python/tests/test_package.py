@@ -83,6 +83,16 @@ class PipInstallTest(unittest.TestCase):
                 shutil.rmtree(os.path.join(HERE, p), ignore_errors=True)
 
 
+class DefaultSessionTest(unittest.TestCase):
+    def test_default_session_is_picker_session_else_the_fallback(self):
+        from unittest import mock
+        with mock.patch.dict(os.environ, {"PICKER_SESSION": "blog"}):
+            self.assertEqual(pc.default_session(), "blog")
+        with mock.patch.dict(os.environ, {"PICKER_SESSION": ""}):
+            self.assertEqual(pc.default_session(), "python")
+            self.assertEqual(pc.default_session("notes"), "notes")
+
+
 class RequestByFieldsTest(unittest.TestCase):
     def test_request_sends_any_message_by_its_protocol_field_names(self):
         with connect() as c:
@@ -110,6 +120,7 @@ class ErrorCodeTest(unittest.TestCase):
                 self.assertEqual(e.name, "selection_full")
                 self.assertIn("1", e.message)                 # the daemon names the limit
                 self.assertNotIn("toggle(", e.message)        # ... and says nothing about Python
+                self.assertNotIn("pickerctl", e.message)      # ... nor about another client
                 self.assertIn("session.toggle(", e.hint)      # the client says how to fix it
                 self.assertIn("hint: " + e.hint, str(e))
             finally:
@@ -122,7 +133,13 @@ class ErrorCodeTest(unittest.TestCase):
                 with self.assertRaises(pc.PickerError) as caught:
                     s.toggle(1)
                 self.assertIs(caught.exception.code, pc.ErrorCode.NOTHING_SELECTED)
+                self.assertNotIn("pickerctl", caught.exception.message)
                 self.assertIn("session.select_album", caught.exception.hint)
+                for wrong in (lambda: s.select_album("no such album"), lambda: c.session(unique("x")).status()):
+                    with self.assertRaises(pc.PickerError) as other:
+                        wrong()
+                    self.assertNotIn("pickerctl", other.exception.message)
+                    self.assertIsNotNone(other.exception.hint)
             finally:
                 s.close()
 
