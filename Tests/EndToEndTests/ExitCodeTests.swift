@@ -43,6 +43,8 @@ import Testing
     @Test func nothingSelectedIsThree() async throws {
         await expectError(try daemon.ctl("get-image", "-o", daemon.directory.appendingPathComponent("none.png").path), code: 3, mentioning: "no photo selected")
         await expectError(try daemon.ctl("photos"), code: 3, mentioning: "no album selected")
+        // The daemon's text names no command of any client; pickerctl adds its own (issue 25 #5).
+        await expectError(try daemon.ctl("photos"), code: 3, mentioning: "; choose one with `pickerctl select-album`")
     }
 
     @Test func missingThingsAreFour() async throws {
