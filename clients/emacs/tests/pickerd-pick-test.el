@@ -2,8 +2,8 @@
 
 ;;; Commentary:
 
-;; Run by clients/emacs/run-tests.sh (every tests/*-test.el), which starts pickerd on a
-;; temporary socket and library and sets PICKER_SOCKET and PICKER_BIN_DIR (pickerctl).
+;; M-x pickerd-pick in this batch Emacs (a terminal frame, so the photo comes as symbols)
+;; against the daemon run-tests.sh starts: panes, picks, refocusing, insertion, faces.
 
 ;;; Code:
 
@@ -43,6 +43,23 @@
           (forward-char 1)))
       n)))
 
+(defmacro pickerd-test-from-org-buffer (prefix &rest body)
+  "Run BODY in a fresh org buffer `origin' alone in the frame, on a new session.
+`pickerd-session' is a unique name made from PREFIX; the buffer and the session
+are removed afterwards."
+  (declare (indent 1))
+  `(pickerd-test-with-daemon
+    (let ((pickerd-session (pickerd-test-unique ,prefix))
+          (origin (generate-new-buffer "notes.org")))
+      (unwind-protect
+          (progn
+            (switch-to-buffer origin)
+            (delete-other-windows)
+            (org-mode)
+            ,@body)
+        (when (buffer-live-p origin) (kill-buffer origin))
+        (ignore-errors (pickerd-request 'sessionClose `((session . ,pickerd-session))))))))
+
 (ert-deftest pickerd-symbols-escapes-become-24-bit-faces ()
   (let ((s (pickerd-symbols-string
             (encode-coding-string
@@ -54,96 +71,78 @@
     (should (equal (get-text-property 3 'face s) '(:background "#090909")))))
 
 (ert-deftest pickerd-pick-toggles-with-spc-and-inserts-with-ret-into-the-org-buffer ()
-  (pickerd-test-with-daemon
-   (let ((pickerd-session (pickerd-test-unique "pick"))
-         (origin (generate-new-buffer "notes.org")))
-     (unwind-protect
-         (progn
-           (switch-to-buffer origin)
-           (delete-other-windows)
-           (org-mode)
-           (insert "Photos: ")
-           (let* ((picker (pickerd-pick))
-                  (albums (pickerd-picker-albums-buffer picker))
-                  (photos (pickerd-picker-photos-buffer picker))
-                  (image (pickerd-picker-image-buffer picker)))
-             (should (equal (mapcar #'buffer-name (list albums photos image))
-                            '("*pickerd-albums*" "*pickerd-photos*" "*pickerd-image*")))
-             (pickerd-test-picker-ready picker)
-             (with-current-buffer albums
-               (should (string-match-p "RET open" (pickerd--header-line))))
-             (pickerd-test-open-folder-album picker)
-             (with-current-buffer photos
-               (should (string-match-p "SPC pick  RET insert" (pickerd--header-line)))
-               (goto-char (point-min))
-               (pickerd-pick-show-photo)       ; asynchronous: the answers arrive in the filter
-               ;; A terminal frame (batch is one): the daemon's symbols, fitted to the pane's cells.
-               (should (pickerd-test-wait-for (lambda () (pickerd-picker-image-data picker))))
-               (should (eq (pickerd-picker-image-format picker) 'symbols))
-               (should (string-match-p " px, " (alist-get 'message (pickerd-picker-state picker))))
-               (let ((cells (pickerd-image-cells (get-buffer-window image))))
-                 (with-current-buffer image
-                   (should (<= (count-lines (point-min) (point-max)) (cdr cells)))
-                   (should (<= (apply #'max (mapcar #'string-width (split-string (buffer-string) "\n")))
-                               (car cells))))
-                 (should (> (pickerd-test-coloured-cells image) (car cells))))
-               ;; The session's pane is those cells at the daemon's 8x16 px cell, not cells as pixels.
-               (let ((state (pickerd-request 'status `((session . ,pickerd-session)))))
-                 (should (= (alist-get 'width state)
-                            (* 8 (car (pickerd-image-cells (get-buffer-window image)))))))
-               (goto-char (point-min))
-               (pickerd-pick-toggle)          ; picks line 1, moves to line 2
-               (should (pickerd-test-wait-for (lambda () (string-match-p "\\[1\\]" (buffer-string)))))
-               ;; A pick made elsewhere arrives as an event and is drawn with its number.
-               (should (= 0 (pickerd-test-pickerctl "--session" pickerd-session "toggle" "--index" "2")))
-               (should (pickerd-test-wait-for
-                        (lambda () (= 2 (length (pickerd-picker-picks picker))))))
-               (should (pickerd-test-wait-for
-                        (lambda () (string-match-p "\\[2\\]" (buffer-string)))))
-               (let ((paths (pickerd-selection pickerd-session)))
-                 (pickerd-pick-insert)
-                 (should (pickerd-test-wait-for (lambda () (not (buffer-live-p photos)))))
-                 (with-current-buffer origin
-                   (should (equal (buffer-string)
-                                  (concat "Photos: " (mapconcat (lambda (p) (format "[[file:%s]]" p))
-                                                                paths "\n"))))))))
-           ;; The picker left nothing behind, and the windows are as they were.
-           (should-not (get-buffer "*pickerd-photos*"))
-           (should-not (get-buffer "*pickerd-image*"))
-           (should (equal (mapcar #'window-buffer (window-list)) (list origin))))
-       (kill-buffer origin)
-       (ignore-errors (pickerd-request 'sessionClose `((session . ,pickerd-session))))))))
+  (pickerd-test-from-org-buffer "pick"
+				(insert "Photos: ")
+				(let* ((picker (pickerd-pick))
+				       (albums (pickerd-picker-albums-buffer picker))
+				       (photos (pickerd-picker-photos-buffer picker))
+				       (image (pickerd-picker-image-buffer picker)))
+				  (should (equal (mapcar #'buffer-name (list albums photos image))
+						 '("*pickerd-albums*" "*pickerd-photos*" "*pickerd-image*")))
+				  (pickerd-test-picker-ready picker)
+				  (with-current-buffer albums
+				    (should (string-match-p "RET open" (pickerd--header-line))))
+				  (pickerd-test-open-folder-album picker)
+				  (with-current-buffer photos
+				    (should (string-match-p "SPC pick  RET insert" (pickerd--header-line)))
+				    (goto-char (point-min))
+				    (pickerd-pick-show-photo)       ; asynchronous: the answers arrive in the filter
+				    ;; A terminal frame (batch is one): the daemon's symbols, fitted to the pane's cells.
+				    (should (pickerd-test-wait-for (lambda () (pickerd-picker-image-data picker))))
+				    (should (eq (pickerd-picker-image-format picker) 'symbols))
+				    (should (string-match-p " px, " (alist-get 'message (pickerd-picker-state picker))))
+				    (let ((cells (pickerd-image-cells (get-buffer-window image))))
+				      (with-current-buffer image
+					(should (<= (count-lines (point-min) (point-max)) (cdr cells)))
+					(should (<= (apply #'max (mapcar #'string-width (split-string (buffer-string) "\n")))
+						    (car cells))))
+				      (should (> (pickerd-test-coloured-cells image) (car cells))))
+				    ;; The session's pane is those cells at the daemon's 8x16 px cell, not cells as pixels.
+				    (let ((state (pickerd-request 'status `((session . ,pickerd-session)))))
+				      (should (= (alist-get 'width state)
+						 (* 8 (car (pickerd-image-cells (get-buffer-window image)))))))
+				    (goto-char (point-min))
+				    (pickerd-pick-toggle)          ; picks line 1, moves to line 2
+				    (should (pickerd-test-wait-for (lambda () (string-match-p "\\[1\\]" (buffer-string)))))
+				    ;; A pick made elsewhere arrives as an event and is drawn with its number.
+				    (should (= 0 (pickerd-test-pickerctl "--session" pickerd-session "toggle" "--index" "2")))
+				    (should (pickerd-test-wait-for
+					     (lambda () (= 2 (length (pickerd-picker-picks picker))))))
+				    (should (pickerd-test-wait-for
+					     (lambda () (string-match-p "\\[2\\]" (buffer-string)))))
+				    (let ((paths (pickerd-selection pickerd-session)))
+				      (pickerd-pick-insert)
+				      (should (pickerd-test-wait-for (lambda () (not (buffer-live-p photos)))))
+				      (with-current-buffer origin
+					(should (equal (buffer-string)
+						       (concat "Photos: " (mapconcat (lambda (p) (format "[[file:%s]]" p))
+										     paths "\n"))))))))
+				;; The picker left nothing behind, and the windows are as they were.
+				(should-not (get-buffer "*pickerd-photos*"))
+				(should-not (get-buffer "*pickerd-image*"))
+				(should (equal (mapcar #'window-buffer (window-list)) (list origin)))))
 
 ;; Issue 25 #2: M-x pickerd-pick again from the open picker's album list, then RET: the picks
 ;; were "inserted" nowhere and the windows were left as notes.org | *scratch* | *scratch*.
 (ert-deftest pickerd-pick-again-while-open-focuses-it-and-insert-reaches-the-origin ()
-  (pickerd-test-with-daemon
-   (let ((pickerd-session (pickerd-test-unique "again"))
-         (origin (generate-new-buffer "notes.org")))
-     (unwind-protect
-         (progn
-           (switch-to-buffer origin)
-           (delete-other-windows)
-           (org-mode)
-           (let ((picker (pickerd-pick)))
-             (pickerd-test-picker-ready picker)
-             (select-window (get-buffer-window (pickerd-picker-albums-buffer picker)))
-             (should (eq (pickerd-pick) picker))       ; from the album list: the same picker
-             (should (eq (window-buffer) (pickerd-picker-albums-buffer picker)))
-             (should (= 3 (length (window-list))))
-             (pickerd-test-open-folder-album picker)
-             (with-current-buffer (pickerd-picker-photos-buffer picker)
-               (goto-char (point-min))
-               (pickerd-pick-toggle)
-               (should (pickerd-test-wait-for (lambda () (pickerd-picker-picks picker))))
-               (pickerd-pick-insert))
-             (should (pickerd-test-wait-for (lambda () (> (buffer-size origin) 0))))
-             (with-current-buffer origin
-               (should (string-match-p "\\`\\[\\[file:/.*\\]\\]\\'" (buffer-string)))))
-           (should (equal (mapcar #'window-buffer (window-list)) (list origin)))
-           (should-not (frame-parameter nil 'pickerd-picker)))
-       (kill-buffer origin)
-       (ignore-errors (pickerd-request 'sessionClose `((session . ,pickerd-session))))))))
+  (pickerd-test-from-org-buffer "again"
+				(let ((picker (pickerd-pick)))
+				  (pickerd-test-picker-ready picker)
+				  (select-window (get-buffer-window (pickerd-picker-albums-buffer picker)))
+				  (should (eq (pickerd-pick) picker))       ; from the album list: the same picker
+				  (should (eq (window-buffer) (pickerd-picker-albums-buffer picker)))
+				  (should (= 3 (length (window-list))))
+				  (pickerd-test-open-folder-album picker)
+				  (with-current-buffer (pickerd-picker-photos-buffer picker)
+				    (goto-char (point-min))
+				    (pickerd-pick-toggle)
+				    (should (pickerd-test-wait-for (lambda () (pickerd-picker-picks picker))))
+				    (pickerd-pick-insert))
+				  (should (pickerd-test-wait-for (lambda () (> (buffer-size origin) 0))))
+				  (with-current-buffer origin
+				    (should (string-match-p "\\`\\[\\[file:/.*\\]\\]\\'" (buffer-string)))))
+				(should (equal (mapcar #'window-buffer (window-list)) (list origin)))
+				(should-not (frame-parameter nil 'pickerd-picker))))
 
 (ert-deftest pickerd-insert-into-a-killed-origin-says-why-and-keeps-the-picker ()
   (pickerd-test-with-daemon

@@ -2,8 +2,8 @@
 
 ;;; Commentary:
 
-;; Run by clients/emacs/run-tests.sh (every tests/*-test.el), which starts pickerd on a
-;; temporary socket and library and sets PICKER_SOCKET and PICKER_BIN_DIR (pickerctl).
+;; The library functions against the daemon run-tests.sh starts (PICKER_SOCKET, and
+;; PICKER_BIN_DIR for pickerctl): requests, selection, images, errors, events, inserting.
 
 ;;; Code:
 

@@ -2,8 +2,8 @@
 
 ;;; Commentary:
 
-;; Run by clients/emacs/run-tests.sh (every tests/*-test.el), which starts pickerd on a
-;; temporary socket and library and sets PICKER_SOCKET and PICKER_BIN_DIR (pickerctl).
+;; The codec and the framing, no daemon: every vector of docs/PROTOCOL.md, refused
+;; frames, unknown values kept, frames fed a byte at a time.
 
 ;;; Code:
 

@@ -1,10 +1,6 @@
 -- The plugin's commands and its connection (picker.conn) against the live daemon and a fake newer one.
-return function(S)
-local api, h, picker = vim.api, S.h, S.picker
-local fail, eq, wait, test, truthy = h.fail, h.eq, h.wait, h.test, h.truthy
-local lines, keys, ctl, status, find_line, line_has, await, drawn_rows =
-  S.lines, S.keys, S.ctl, S.status, S.find_line, S.line_has, S.await, S.drawn_rows
-local PICKERCTL, SOCKET, LIB, SESSION = S.PICKERCTL, S.SOCKET, S.LIB, S.SESSION
+-- Loaded by live_tests.lua with picker_support.lua's table as its environment (S, h, api,
+-- picker, test, eq, wait, ctl, lines, ...).
 local wire = require('picker.wire')
 local conn = require('picker.conn')
 
@@ -111,4 +107,3 @@ test('an unknown event kind from a newer server does not break decoding', functi
   server:close()
   os.remove(path)
 end)
-end

@@ -1,10 +1,6 @@
 -- :PickerInsert and I: the picks made in picker_test.lua inserted as links and paths.
-return function(S)
-local api, h, picker = vim.api, S.h, S.picker
-local fail, eq, wait, test, truthy = h.fail, h.eq, h.wait, h.test, h.truthy
-local lines, keys, ctl, status, find_line, line_has, await, drawn_rows =
-  S.lines, S.keys, S.ctl, S.status, S.find_line, S.line_has, S.await, S.drawn_rows
-local PICKERCTL, SOCKET, LIB, SESSION = S.PICKERCTL, S.SOCKET, S.LIB, S.SESSION
+-- Loaded by live_tests.lua with picker_support.lua's table as its environment (S, h, api,
+-- picker, test, eq, wait, ctl, lines, ...).
 
 local want_paths = {
   LIB .. '/Landscapes/Landscape_1.jpg',
@@ -100,4 +96,3 @@ test('closed and created events on a second session', function()
   vim.cmd('PickerClose')
   eq(nil, picker.state(), 'closed')
 end)
-end

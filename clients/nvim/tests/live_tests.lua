@@ -3,8 +3,10 @@
 local dir = vim.env.PICKER_TEST_DIR
 local S = dofile(dir .. '/picker_support.lua')
 local h = S.h
+-- Each file runs with S as its globals (its helpers and the harness), _G behind them.
 for _, f in ipairs({ 'conn_test.lua', 'picker_test.lua', 'insert_test.lua' }) do
-  dofile(dir .. '/' .. f)(S)
+  local chunk = assert(loadfile(dir .. '/' .. f))
+  setfenv(chunk, S)()
 end
 
 h.main('nvim picker tests', function()

@@ -67,4 +67,6 @@ end
 
 S.lines, S.keys, S.ctl, S.status, S.find_line, S.line_has, S.await, S.drawn_rows, S.picker =
   lines, keys, ctl, status, find_line, line_has, await, drawn_rows, picker
-return S
+S.S, S.api, S.fail, S.eq, S.wait, S.test, S.truthy = S, api, h.fail, h.eq, h.wait, h.test, h.truthy
+-- The test files' environment (live_tests.lua): these names, then the globals.
+return setmetatable(S, { __index = _G })

@@ -1,11 +1,7 @@
 -- The picker window against the live daemon: :PickerOpen, the panes, the picture, picks,
 -- events, closing, reconnecting. Runs after conn_test.lua, before insert_test.lua.
-return function(S)
-local api, h, picker = vim.api, S.h, S.picker
-local fail, eq, wait, test, truthy = h.fail, h.eq, h.wait, h.test, h.truthy
-local lines, keys, ctl, status, find_line, line_has, await, drawn_rows =
-  S.lines, S.keys, S.ctl, S.status, S.find_line, S.line_has, S.await, S.drawn_rows
-local PICKERCTL, SOCKET, LIB, SESSION = S.PICKERCTL, S.SOCKET, S.LIB, S.SESSION
+-- Loaded by live_tests.lua with picker_support.lua's table as its environment (S, h, api,
+-- picker, test, eq, wait, ctl, lines, ...).
 
 local u
 test(':PickerOpen creates the session and opens three panes: albums, photos, the photo', function()
@@ -242,4 +238,3 @@ test('a lost daemon is shown in the header, and R reconnects to a new one', func
   picker.setup({ socket = SOCKET, session = SESSION, width = 640, height = 480,
     formats = { markdown = '![](%s)', lua = function(p) return ('-- %s/%s'):format(p.album, p.name) end } })
 end)
-end
