@@ -9,9 +9,9 @@
 ;; Part of pickerd.el, which loads it; `(require 'pickerd)' gives `pickerd-pick'.
 ;; SPC picks, RET inserts the picks at point in the buffer you came from.
 ;;
-;; One picker per frame: `pickerd-pick' again while one is open focuses it.  Every request
-;; after the connection's handshake is asynchronous: replies are handled in the process
-;; filter, Emacs never waits for the daemon while you type.  The image pane is
+;; One picker per frame: `pickerd-pick' again while one is open focuses it.  Every request,
+;; the handshake included, is asynchronous: replies are handled in the process filter,
+;; Emacs never waits for the daemon while you type.  The image pane is
 ;; pickerd-image.el's (a PNG on a graphic frame, coloured symbols on a terminal).
 
 ;;; Code:
@@ -87,11 +87,13 @@ called again while it is open, this focuses it."
      (t (pickerd--picker-start)))))
 
 (defun pickerd--picker-start ()
-  (let* ((conn (pickerd-connect))
-         (picker (pickerd--make-picker :conn conn :session (pickerd-session-name)
+  (let* ((picker nil)
+         ;; The handshake too is answered in the filter: the requests below queue behind it.
+         (conn (pickerd-connect nil (lambda (_ err) (when err (pickerd--picker-fail picker err))))))
+    (setq picker (pickerd--make-picker :conn conn :session (pickerd-session-name)
                                        :origin (current-buffer) :frame (selected-frame)
                                        :origin-marker (copy-marker (point) t)
-                                       :windows (current-window-configuration))))
+                                       :windows (current-window-configuration)))
     (condition-case err
         (progn
           (pickerd--picker-layout picker)

@@ -92,9 +92,11 @@ else $XDG_RUNTIME_DIR/pickerd.sock, else /tmp/pickerd-UID/pickerd.sock."
           ((and runtime (not (string-empty-p runtime))) (expand-file-name "pickerd.sock" runtime))
           (t (format "/tmp/pickerd-%d/pickerd.sock" (user-uid))))))
 
-(defun pickerd-connect (&optional socket)
+(defun pickerd-connect (&optional socket on-hello)
   "A new connection to the daemon on SOCKET, handshake done.
-SOCKET defaults to `pickerd-default-socket'."
+SOCKET defaults to `pickerd-default-socket'.  With ON-HELLO (a function
+of CONN and ERROR-DATA, nil on success) the handshake is asynchronous:
+the connection is returned at once and ON-HELLO called when it is answered."
   (let* ((path (or socket (pickerd-default-socket)))
          (attrs (file-attributes path 'integer)))
     (unless attrs
@@ -122,14 +124,31 @@ SOCKET defaults to `pickerd-default-socket'."
       (set-process-query-on-exit-flag proc nil)
       (process-put proc 'pickerd-conn conn)
       (setf (pickerd-conn-process conn) proc)
-      (condition-case err
-          (let ((caps (pickerd-request 'hello `((version . ,pickerd-protocol-version)
-                                                (client_name . "pickerd.el"))
-                                       conn)))
-            (setf (pickerd-conn-capabilities conn) caps
-                  (pickerd-conn-max-reply conn) (alist-get 'max_reply_frame caps))
-            conn)
-        (error (pickerd-close conn) (signal (car err) (cdr err)))))))
+      (if on-hello
+          (pickerd--hello-async conn on-hello)
+        (condition-case err
+            (pickerd--take-capabilities conn (pickerd-request 'hello (pickerd--hello-fields) conn))
+          (error (pickerd-close conn) (signal (car err) (cdr err))))))))
+
+(defun pickerd--hello-fields ()
+  `((version . ,pickerd-protocol-version) (client_name . "pickerd.el")))
+
+(defun pickerd--take-capabilities (conn caps)
+  "Keep the helloReply CAPS on CONN; return CONN."
+  (setf (pickerd-conn-capabilities conn) caps
+        (pickerd-conn-max-reply conn) (alist-get 'max_reply_frame caps))
+  conn)
+
+(defun pickerd--hello-async (conn on-hello)
+  "Send hello on CONN without waiting for it.
+ON-HELLO gets (CONN nil), or (CONN ERROR-DATA) for a refusal.
+Requests sent meanwhile are pipelined behind it (answered in order)."
+  (pickerd-request-async 'hello (pickerd--hello-fields)
+                         (lambda (caps err)
+                           (if err (pickerd--lose conn err) (pickerd--take-capabilities conn caps))
+                           (funcall on-hello conn err))
+                         conn)
+  conn)
 
 (defun pickerd-close (conn)
   "Close CONN."

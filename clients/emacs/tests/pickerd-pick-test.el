@@ -122,6 +122,28 @@ are removed afterwards."
 				(should-not (get-buffer "*pickerd-image*"))
 				(should (equal (mapcar #'window-buffer (window-list)) (list origin)))))
 
+;; Issue 25 #3: no request of the picker waits for its reply (`pickerd-wait' is the only loop
+;; that does); the handshake, session, lists, picture, picks and insertion all answer in the filter.
+(ert-deftest pickerd-pick-never-waits-for-the-daemon ()
+  (let ((waits 0))
+    (cl-flet ((count (&rest _) (cl-incf waits)))
+      (advice-add 'pickerd-wait :before #'count)
+      (unwind-protect
+          (pickerd-test-from-org-buffer "async"
+            (let ((picker (pickerd-pick)))
+              (pickerd-test-picker-ready picker)
+              (pickerd-test-open-folder-album picker)
+              (with-current-buffer (pickerd-picker-photos-buffer picker)
+                (goto-char (point-min))
+                (pickerd-pick-show-photo)
+                (pickerd-pick-toggle)
+                (should (pickerd-test-wait-for (lambda () (pickerd-picker-picks picker))))
+                (should (= 0 waits))
+                (pickerd-pick-insert))
+              (should (pickerd-test-wait-for (lambda () (> (buffer-size origin) 0))))
+              (should (= 0 waits))))
+        (advice-remove 'pickerd-wait #'count)))))
+
 ;; Issue 25 #2: M-x pickerd-pick again from the open picker's album list, then RET: the picks
 ;; were "inserted" nowhere and the windows were left as notes.org | *scratch* | *scratch*.
 (ert-deftest pickerd-pick-again-while-open-focuses-it-and-insert-reaches-the-origin ()
