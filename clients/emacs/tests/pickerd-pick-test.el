@@ -166,6 +166,17 @@ are removed afterwards."
 				(should (equal (mapcar #'window-buffer (window-list)) (list origin)))
 				(should-not (frame-parameter nil 'pickerd-picker))))
 
+(ert-deftest pickerd-pick-quit-restores-the-windows-exactly ()
+  (pickerd-test-from-org-buffer "quit"
+    (let* ((other (split-window-right))
+           (before (current-window-configuration))
+           (picker (pickerd-pick)))
+      (pickerd-test-picker-ready picker)
+      (with-current-buffer (pickerd-picker-photos-buffer picker) (pickerd-pick-quit))
+      (should (compare-window-configurations before (current-window-configuration)))
+      (should (window-live-p other))
+      (should-not (frame-parameter nil 'pickerd-picker)))))
+
 (ert-deftest pickerd-insert-into-a-killed-origin-says-why-and-keeps-the-picker ()
   (pickerd-test-with-daemon
    (let ((pickerd-session (pickerd-test-unique "gone"))
