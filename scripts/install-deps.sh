@@ -24,6 +24,7 @@ packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libjxl-dev libra
           libchafa-dev libglib2.0-dev chafa
           xterm xvfb xfonts-base x11-apps netpbm)
 packages+=(man-db groff-base)  # `man -l` checks the generated man pages (ManPageTests)
+packages+=(python3-venv)  # clients/python: the README's pip install in a fresh venv (test_package)
 packages+=(ncurses-term)  # mlterm terminfo: a sixel terminal outside tmux (PickGridTests)
 for set in "$@"; do
     case "$set" in

@@ -43,7 +43,7 @@ struct CLIError: Error {
         case .cannotConnect, .untrustedServer, .connectionLost:
             self.init(message: error.description, exitCode: .unreachable)
         case .server(let e):
-            self.init(message: e.message, exitCode: CLIError.exitCode(for: e.code))
+            self.init(message: ErrorHints.message(for: e), exitCode: CLIError.exitCode(for: e.code))
         }
     }
 

@@ -52,6 +52,8 @@ import Testing
         let none = try SharedDaemon.scratchFolder().appendingPathComponent("none.png").path
         await expectError(try daemon.ctl("get-image", "-o", none, session: "three"), code: 3, mentioning: "no photo selected")
         await expectError(try daemon.ctl("photos", session: "three"), code: 3, mentioning: "no album selected")
+        // The daemon's text names no command of any client; pickerctl adds its own (issue 25 #5).
+        await expectError(try daemon.ctl("photos", session: "three"), code: 3, mentioning: "; choose one with `pickerctl select-album`")
     }
 
     @Test func missingThingsAreFour() async throws {

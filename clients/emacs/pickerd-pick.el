@@ -8,20 +8,22 @@
 
 ;; Part of pickerd.el, which loads it; `(require 'pickerd)' gives `pickerd-pick'.
 ;; SPC picks, RET inserts the picks at point in the buffer you came from.
+;;
+;; One picker per frame: `pickerd-pick' again while one is open focuses it.  Every request,
+;; the handshake included, is asynchronous: replies are handled in the process filter,
+;; Emacs never waits for the daemon while you type.  The image pane is
+;; pickerd-image.el's (a PNG on a graphic frame, coloured symbols on a terminal).
 
 ;;; Code:
 
 (require 'cl-lib)
 (require 'subr-x)
 (require 'pickerd)
+(require 'pickerd-image)
+(require 'pickerd-picker)
+(require 'pickerd-pick-view)
 
 ;;;; The picker: album list | photo list | image
-
-(cl-defstruct (pickerd-picker (:constructor pickerd--make-picker))
-  conn session origin origin-marker windows albums photos state picks albums-buffer
-  photos-buffer image-buffer refresh-timer image-data)
-
-(defvar-local pickerd--picker nil "The picker this buffer belongs to.")
 
 (defvar pickerd-albums-mode-map
   (let ((map (make-sparse-keymap)))
@@ -45,51 +47,71 @@
     map))
 
 (define-derived-mode pickerd-albums-mode special-mode "Albums"
-  "The picker's album list.  RET selects an album.")
+  "The picker's album list.  RET selects an album."
+  (setq truncate-lines t))
 
 (define-derived-mode pickerd-photos-mode special-mode "Photos"
   "The picker's photo list.  SPC picks, RET inserts the picks, n/p move."
+  (setq truncate-lines t)
   (add-hook 'post-command-hook #'pickerd--photos-follow-point nil t))
 
+(define-derived-mode pickerd-image-mode special-mode "Photo"
+  "The picker's current photo."
+  (setq truncate-lines t)
+  (pickerd-image-use-narrow-symbols)
+  (add-hook 'window-size-change-functions #'pickerd--image-window-resized nil t))
+
 (defun pickerd--photos-follow-point ()
-  "The photo under point is the current one (seed 002): show it when point moved."
+  "The photo under point is the current one (seed 002).
+Show it when point moved."
   (when-let ((picker pickerd--picker)
              (index (get-text-property (line-beginning-position) 'pickerd-index)))
-    (unless (equal index (alist-get 'photo_index (pickerd-picker-state picker)))
+    (unless (equal index (or (pickerd-picker-wanted-photo picker)
+                             (alist-get 'photo_index (pickerd-picker-state picker))))
       (pickerd-pick-show-photo))))
-
-(define-derived-mode pickerd-image-mode special-mode "Photo"
-  "The picker's current photo.")
-
-(defun pickerd--pane-size (window)
-  "WINDOW's body in pixels, within the protocol's 16...8192."
-  (cons (max 16 (min 8192 (window-body-width window t)))
-        (max 16 (min 8192 (window-body-height window t)))))
 
 ;;;###autoload
 (defun pickerd-pick ()
   "Pick photos: album list | photo list | image.
-SPC picks, RET inserts the picks at point."
+SPC picks, RET inserts the picks at point.  One picker per frame:
+called again while it is open, this focuses it."
   (interactive)
-  (let* ((origin (current-buffer))
-         (conn (pickerd-connect))
-         (picker (pickerd--make-picker :conn conn :session pickerd-session :origin origin
+  (let ((open (frame-parameter nil 'pickerd-picker)))
+    (cond
+     ((pickerd--picker-live-p open)
+      (pickerd--picker-focus open)
+      (message "pickerd: the picker is open (RET inserts into %s, q quits)"
+               (buffer-name (pickerd-picker-origin open)))
+      open)
+     (pickerd--picker (user-error "pickerd: this buffer belongs to a picker of another frame"))
+     (t (pickerd--picker-start)))))
+
+(defun pickerd--picker-start ()
+  (let* ((picker nil)
+         ;; The handshake too is answered in the filter: the requests below queue behind it.
+         (conn (pickerd-connect nil (lambda (_ err) (when err (pickerd--picker-fail picker err))))))
+    (setq picker (pickerd--make-picker :conn conn :session (pickerd-session-name)
+                                       :origin (current-buffer) :frame (selected-frame)
                                        :origin-marker (copy-marker (point) t)
-                                       :windows (current-window-configuration))))
+                                       :windows (current-window-configuration)))
     (condition-case err
         (progn
           (pickerd--picker-layout picker)
-          (pickerd--picker-open-session picker)
-          (pickerd-subscribe conn pickerd-session nil
-                             (lambda (event) (pickerd--picker-event picker event)))
-          (pickerd--picker-reload picker)
+          (set-frame-parameter nil 'pickerd-picker picker)
+          (pickerd--picker-render picker)
+          (pickerd--picker-open-session
+           picker (lambda ()
+                    (pickerd-subscribe-async conn (pickerd-picker-session picker) nil
+                                             (lambda (event) (pickerd--picker-event picker event))
+                                             (lambda (_ err) (if err (pickerd--picker-fail picker err)
+                                                               (pickerd--picker-reload picker))))))
           (select-window (get-buffer-window (pickerd-picker-albums-buffer picker)))
           picker)
       (error (pickerd--picker-close picker)
              (signal (car err) (cdr err))))))
 
 (defun pickerd--picker-buffer (picker name mode)
-  (let ((buffer (get-buffer-create name)))
+  (let ((buffer (generate-new-buffer name)))
     (with-current-buffer buffer
       (funcall mode)
       (setq pickerd--picker picker)
@@ -104,6 +126,9 @@ SPC picks, RET inserts the picks at point."
         (pickerd--picker-buffer picker "*pickerd-photos*" #'pickerd-photos-mode)
         (pickerd-picker-image-buffer picker)
         (pickerd--picker-buffer picker "*pickerd-image*" #'pickerd-image-mode))
+  (pickerd--picker-show-panes picker))
+
+(defun pickerd--picker-show-panes (picker)
   (delete-other-windows)
   (let* ((albums (selected-window))
          (photos (ignore-errors (split-window albums (max 10 (/ (window-total-width albums) 4)) t)))
@@ -112,115 +137,91 @@ SPC picks, RET inserts the picks at point."
     (when photos (set-window-buffer photos (pickerd-picker-photos-buffer picker)))
     (when image (set-window-buffer image (pickerd-picker-image-buffer picker)))))
 
-(defun pickerd--picker-open-session (picker)
-  "Create the session at the image pane's size, or attach to it and resize it."
-  (let* ((conn (pickerd-picker-conn picker))
-         (window (get-buffer-window (pickerd-picker-image-buffer picker)))
-         (size (if window (pickerd--pane-size window) '(640 . 480)))
-         (name (pickerd-picker-session picker)))
-    (condition-case err
-        (pickerd-request 'sessionNew `((name . ,name) (width . ,(car size)) (height . ,(cdr size))
-                                       (max_selection . ,pickerd-max-selection))
-                         conn)
-      (pickerd-error
-       (if (eq (plist-get (cdr err) :name) 'session_exists)
-           (pickerd-request 'sessionResize `((session . ,name) (width . ,(car size))
-                                             (height . ,(cdr size)))
-                            conn)
-         (signal (car err) (cdr err)))))))
+(defun pickerd--picker-focus (picker)
+  "Select PICKER's frame and album list.
+Its panes are shown again when other buffers replaced them."
+  (select-frame-set-input-focus (pickerd-picker-frame picker))
+  (unless (get-buffer-window (pickerd-picker-albums-buffer picker))
+    (pickerd--picker-show-panes picker))
+  (select-window (get-buffer-window (pickerd-picker-albums-buffer picker))))
 
-(defun pickerd--call (picker type &rest fields)
-  "Request TYPE on PICKER's session with FIELDS (alternating keys and values)."
-  (let ((alist `((session . ,(pickerd-picker-session picker)))))
-    (while fields
-      (push (cons (pop fields) (pop fields)) alist))
-    (pickerd-request type alist (pickerd-picker-conn picker))))
+(defun pickerd--picker-fail (picker err)
+  (message "pickerd: %s" (pickerd-error-message (cons 'pickerd-error err)))
+  (pickerd--picker-close picker))
+
+(defun pickerd--picker-open-session (picker then)
+  "Create the session at the image pane's size, then call THEN.
+An existing session of that name is attached to and resized."
+  (let* ((window (pickerd--image-window picker))
+         (size (if window (pickerd-image-pane-size window) '(640 . 480)))
+         (pane `((width . ,(car size)) (height . ,(cdr size)))))
+    (pickerd-request-async
+     'sessionNew `((name . ,(pickerd-picker-session picker)) ,@pane
+                   (max_selection . ,pickerd-max-selection))
+     (lambda (_ err)
+       (cond ((null err) (funcall then))
+             ((eq (plist-get err :name) 'session_exists)
+              (pickerd--async picker 'sessionResize pane
+                              (lambda (_ err) (if err (pickerd--picker-close picker) (funcall then)))))
+             (t (pickerd--picker-fail picker err))))
+     (pickerd-picker-conn picker))))
 
 (defun pickerd--picker-reload (picker)
-  "Fetch albums, state, photos, picks and the image again, and redraw every pane."
-  (let ((conn (pickerd-picker-conn picker)))
-    (setf (pickerd-picker-albums picker) (alist-get 'albums (pickerd-request 'albums nil conn)))
-    (setf (pickerd-picker-state picker) (pickerd--call picker 'status))
-    (setf (pickerd-picker-photos picker)
-          (if (equal (alist-get 'album (pickerd-picker-state picker)) "") nil
-            (condition-case nil
-                (alist-get 'photos (pickerd--call picker 'photosPage 'offset 0 'limit 10000))
-              (pickerd-error nil))))
-    (pickerd--picker-load-picks picker)
-    (pickerd--picker-load-image picker)
+  "Fetch albums, state, photos and picks (pipelined), then redraw.
+The image is fetched too."
+  (let ((left 4) (got nil))
+    (pcase-dolist (`(,key ,type ,fields ,quiet)
+                   '((albums albums nil nil) (state status nil nil)
+                     (photos photosPage ((offset . 0) (limit . 10000)) t) (picks selection nil nil)))
+      (pickerd--async picker type fields
+                      (lambda (reply _err)
+                        (push (cons key reply) got)
+                        (when (= 0 (cl-decf left)) (pickerd--picker-apply picker got)))
+                      quiet))
+    (pickerd--picker-fetch-image picker)))
+
+(defun pickerd--picker-apply (picker got)
+  "Keep the replies GOT ((KEY . FIELDS) ...) of a reload and redraw."
+  (let ((state (or (alist-get 'state got) (pickerd-picker-state picker))))
+    (setf (pickerd-picker-albums picker) (alist-get 'albums (alist-get 'albums got))
+          (pickerd-picker-state picker) state
+          (pickerd-picker-photos picker) (and (not (equal (alist-get 'album state) ""))
+                                              (alist-get 'photos (alist-get 'photos got)))
+          (pickerd-picker-picks picker) (pickerd--paths (alist-get 'picks got) 'path))
     (pickerd--picker-render picker)))
 
-(defun pickerd--picker-load-picks (picker)
-  (setf (pickerd-picker-picks picker)
-        (mapcar (lambda (p) (alist-get 'path p))
-                (alist-get 'photos (pickerd--call picker 'selection)))))
+(defun pickerd--picker-fetch-image (picker)
+  "Ask for the current photo as the image pane can show it; it is drawn on arrival.
+A request superseded by a newer one is answered `cancelled' and dropped."
+  (when-let ((window (pickerd--image-window picker)))
+    (pcase-let ((`(,fields . ,format) (pickerd-image-request window)))
+      (pickerd--async picker 'getImage fields
+                      (lambda (reply err)
+                        (unless (eq (plist-get err :name) 'cancelled)
+                          (setf (pickerd-picker-image-data picker) (alist-get 'data reply)
+                                (pickerd-picker-image-format picker) format)
+                          (pickerd-image-draw (pickerd-picker-image-buffer picker) format
+                                              (alist-get 'data reply)
+                                              (and err (not (eq (plist-get err :name) 'nothing_selected))
+                                                   (plist-get err :message)))))
+                      '(cancelled nothing_selected)))))
 
-(defun pickerd--picker-load-image (picker)
-  "The current photo as PNG bytes, or nil when none is selected."
-  (setf (pickerd-picker-image-data picker)
-        (and (/= 0 (alist-get 'photo_index (pickerd-picker-state picker) 0))
-             (condition-case nil
-                 (alist-get 'data (pickerd--call picker 'getImage 'format 2 'quality 0 'flags 0))
-               (pickerd-error nil)))))
+(defun pickerd--image-window-resized (window)
+  "WINDOW (the image pane) changed size.
+The session is resized and the picture fetched again."
+  (when-let ((picker (buffer-local-value 'pickerd--picker (window-buffer window))))
+    (when (pickerd-picker-resize-timer picker) (cancel-timer (pickerd-picker-resize-timer picker)))
+    (setf (pickerd-picker-resize-timer picker)
+          (run-at-time 0.1 nil #'pickerd--picker-resize picker))))
 
-(defun pickerd--header-line ()
-  "Title left, message right (seed 002's labels)."
-  (when pickerd--picker
-    (let* ((state (pickerd-picker-state pickerd--picker))
-           (title (alist-get 'title state ""))
-           (message (alist-get 'message state "")))
-      (concat " " title
-              (propertize " " 'display `(space :align-to (- right ,(1+ (string-width message)))))
-              message))))
-
-(defun pickerd--picker-render (picker)
-  (let ((state (pickerd-picker-state picker)))
-    (pickerd--render-lines
-     (pickerd-picker-albums-buffer picker)
-     (mapcar (lambda (a)
-               (cons (alist-get 'index a)
-                     (format "%s %s (%d)"
-                             (if (equal (alist-get 'index a) (alist-get 'album_index state)) ">" " ")
-                             (alist-get 'name a) (alist-get 'photo_count a))))
-             (pickerd-picker-albums picker))
-     (alist-get 'album_index state))
-    (pickerd--render-lines
-     (pickerd-picker-photos-buffer picker)
-     (mapcar (lambda (p)
-               (cons (alist-get 'index p)
-                     (format "%s %s %s  %dx%d"
-                             (if (equal (alist-get 'index p) (alist-get 'photo_index state)) ">" " ")
-                             (if (member (alist-get 'path p) (pickerd-picker-picks picker)) "[x]" "[ ]")
-                             (alist-get 'name p) (alist-get 'width p) (alist-get 'height p))))
-             (pickerd-picker-photos picker))
-     (alist-get 'photo_index state))
-    (pickerd--render-image picker)
-    (force-mode-line-update t)))
-
-(defun pickerd--render-lines (buffer rows current)
-  "Fill BUFFER with ROWS ((INDEX . TEXT) ...).
-Point goes to the row whose index is CURRENT."
-  (with-current-buffer buffer
-    (let ((inhibit-read-only t) (keep (line-number-at-pos)) (target nil))
-      (erase-buffer)
-      (dolist (row rows)
-        (when (equal (car row) current) (setq target (point)))
-        (insert (propertize (cdr row) 'pickerd-index (car row)) "\n"))
-      (goto-char (or target (point-min)))
-      (unless target (forward-line (1- keep)))
-      (let ((w (get-buffer-window buffer))) (when w (set-window-point w (point)))))))
-
-(defun pickerd--render-image (picker)
-  (let ((data (pickerd-picker-image-data picker)))
-    (with-current-buffer (pickerd-picker-image-buffer picker)
-      (let ((inhibit-read-only t))
-        (erase-buffer)
-        (cond ((null data) (insert "(no photo selected)"))
-              ((and (display-images-p) (create-image data 'png t))
-               (insert-image (create-image data 'png t)))
-              (t (let ((size (pickerd-png-size data)))
-                   (insert (format "[PNG %dx%d, %d bytes: this display shows no images]"
-                                   (or (car size) 0) (or (cdr size) 0) (length data))))))))))
+(defun pickerd--picker-resize (picker)
+  (setf (pickerd-picker-resize-timer picker) nil)
+  (let ((window (pickerd--image-window picker)))
+    (when (and window (pickerd--picker-live-p picker) (pickerd-picker-state picker))
+      (let ((size (pickerd-image-pane-size window)))
+        (pickerd--async picker 'sessionResize `((width . ,(car size)) (height . ,(cdr size)))
+                        (lambda (reply _) (when reply (setf (pickerd-picker-state picker) reply)))))
+      (pickerd--picker-fetch-image picker))))
 
 (defun pickerd--picker-event (picker event)
   "A session event: redraw soon (not inside the process filter)."
@@ -231,58 +232,42 @@ Point goes to the row whose index is CURRENT."
         (setf (pickerd-picker-refresh-timer picker)
               (run-at-time 0.05 nil (lambda ()
                                       (setf (pickerd-picker-refresh-timer picker) nil)
-                                      (when (buffer-live-p (pickerd-picker-photos-buffer picker))
-                                        (with-demoted-errors "pickerd: %S"
-                                          (pickerd--picker-reload picker))))))))))
+                                      (when (pickerd--picker-live-p picker)
+                                        (pickerd--reporting (pickerd--picker-reload picker))))))))))
 
-(defun pickerd--picker-or-error ()
-  (or pickerd--picker (user-error "Not in a pickerd picker buffer")))
 
-(defun pickerd--index-at-point ()
-  (or (get-text-property (line-beginning-position) 'pickerd-index)
-      (user-error "No row here")))
-
-(defmacro pickerd--reporting (&rest body)
-  "Run BODY; show a `pickerd-error' as a message with its hint.
-Nothing is signalled."
-  `(condition-case err (progn ,@body)
-     (pickerd-error (message "pickerd: %s" (pickerd-error-message err)) nil)))
+;;;; Commands
 
 (defun pickerd-pick-select-album ()
   "Select the album on this line; the photo list follows."
   (interactive)
   (let ((picker (pickerd--picker-or-error)))
     (pickerd--reporting
-     (pickerd--call picker 'selectAlbum 'album (pickerd--index-at-point))
-     (pickerd--picker-reload picker)
-     (let ((w (get-buffer-window (pickerd-picker-photos-buffer picker))))
-       (when w (select-window w))))))
+     (pickerd--async picker 'selectAlbum `((album . ,(pickerd--index-at-point)))
+                     (lambda (reply _)
+                       (when reply
+                         (setf (pickerd-picker-state picker) reply)
+                         (pickerd--picker-reload picker)
+                         (let ((w (get-buffer-window (pickerd-picker-photos-buffer picker))))
+                           (when w (select-window w)))))))))
 
 (defun pickerd-pick-show-photo ()
   "Make the photo on this line current and show it."
   (interactive)
-  (let ((picker (pickerd--picker-or-error)))
+  (let ((picker (pickerd--picker-or-error))
+        (index (pickerd--index-at-point)))
     ;; Both requests are pipelined and answered in the filter: moving through the list
     ;; never waits for an image.  An image superseded by a newer one answers `cancelled'.
+    (setf (pickerd-picker-wanted-photo picker) index)
     (pickerd--reporting
-     (let ((conn (pickerd-picker-conn picker))
-           (session `((session . ,(pickerd-picker-session picker)))))
-       (pickerd-request-async
-        'selectPhoto `((photo . ,(pickerd--index-at-point)) ,@session)
-        (lambda (fields err)
-          (if err
-              (message "pickerd: %s" (pickerd-error-message (cons 'pickerd-error err)))
-            (setf (pickerd-picker-state picker) fields)
-            (pickerd--picker-render picker)))
-        conn)
-       (pickerd-request-async
-        'getImage `((format . 2) ,@session)
-        (lambda (fields err)
-          (unless (eq (plist-get err :name) 'cancelled)
-            (setf (pickerd-picker-image-data picker) (alist-get 'data fields))
-            (when (buffer-live-p (pickerd-picker-image-buffer picker))
-              (pickerd--render-image picker))))
-        conn)))))
+     (pickerd--async picker 'selectPhoto `((photo . ,index))
+                     (lambda (reply _)
+                       (when (equal index (pickerd-picker-wanted-photo picker))
+                         (setf (pickerd-picker-wanted-photo picker) nil))
+                       (when reply
+                         (setf (pickerd-picker-state picker) reply)
+                         (pickerd--picker-render picker))))
+     (pickerd--picker-fetch-image picker))))
 
 (defun pickerd-pick-next ()
   "Next photo."
@@ -302,30 +287,39 @@ Nothing is signalled."
   (interactive)
   (let ((picker (pickerd--picker-or-error)))
     (pickerd--reporting
-     (let ((reply (pickerd--call picker 'toggle 'photo (pickerd--index-at-point))))
-       (setf (pickerd-picker-picks picker)
-             (mapcar (lambda (p) (alist-get 'path p)) (alist-get 'photos reply)))
-       (pickerd--picker-render picker)
-       (forward-line 1)
-       (when (eobp) (forward-line -1))))))
+     (pickerd--async picker 'toggle `((photo . ,(pickerd--index-at-point)))
+                     (lambda (reply _)
+                       (when reply
+                         (setf (pickerd-picker-picks picker) (pickerd--paths reply 'path))
+                         (pickerd--picker-render picker))))
+     (forward-line 1)
+     (when (eobp) (forward-line -1)))))
 
 (defun pickerd-pick-insert ()
   "Insert the picks in the buffer `pickerd-pick' was called from.
-They go at its point then; the picker closes."
+They go at its point then; the picker closes and the windows are as
+they were.  When that buffer is gone or read-only, the picker stays
+open and says so."
   (interactive)
   (let* ((picker (pickerd--picker-or-error))
-         (paths (pickerd-selection-of picker))
          (origin (pickerd-picker-origin picker)))
-    (pickerd--picker-close picker)
-    (when (and paths (buffer-live-p origin))
-      (pickerd-insert-picks paths origin (marker-position (pickerd-picker-origin-marker picker))))
-    (message "pickerd: inserted %d photo%s" (length paths) (if (= 1 (length paths)) "" "s"))
-    paths))
+    (cond ((not (buffer-live-p origin))
+           (user-error "pickerd: the buffer the picker was opened from was killed; \
+the picks stay in session %s (q quits)" (pickerd-picker-session picker)))
+          ((buffer-local-value 'buffer-read-only origin)
+           (user-error "pickerd: %s is read-only; nothing inserted (q quits)" (buffer-name origin))))
+    (pickerd--reporting
+     (pickerd--async picker 'selection nil
+                     (lambda (reply _)
+                       (when reply (pickerd--picker-insert-and-close picker (pickerd--paths reply 'absolute_path))))))))
 
-(defun pickerd-selection-of (picker)
-  "Absolute paths of PICKER's picks."
-  (mapcar (lambda (p) (alist-get 'absolute_path p))
-          (alist-get 'photos (pickerd--call picker 'selection))))
+(defun pickerd--picker-insert-and-close (picker paths)
+  (let ((origin (pickerd-picker-origin picker)))
+    (pickerd--picker-close picker)
+    (when paths
+      (pickerd-insert-picks paths origin (marker-position (pickerd-picker-origin-marker picker))))
+    (message "pickerd: inserted %d photo%s into %s" (length paths) (if (= 1 (length paths)) "" "s")
+             (buffer-name origin))))
 
 (defun pickerd-pick-other-pane ()
   "Move between the album and photo lists."
@@ -350,9 +344,12 @@ They go at its point then; the picker closes."
 (defun pickerd--picker-close (picker)
   "Close PICKER's connection and buffers and restore the windows.
 No image is left behind."
-  (when (pickerd-picker-refresh-timer picker)
-    (cancel-timer (pickerd-picker-refresh-timer picker)))
+  (dolist (timer (list (pickerd-picker-refresh-timer picker) (pickerd-picker-resize-timer picker)))
+    (when timer (cancel-timer timer)))
   (pickerd-close (pickerd-picker-conn picker))
+  (let ((frame (pickerd-picker-frame picker)))
+    (when (and (frame-live-p frame) (eq (frame-parameter frame 'pickerd-picker) picker))
+      (set-frame-parameter frame 'pickerd-picker nil)))
   (dolist (b (list (pickerd-picker-albums-buffer picker) (pickerd-picker-photos-buffer picker)
                    (pickerd-picker-image-buffer picker)))
     (when (buffer-live-p b) (kill-buffer b)))

@@ -48,9 +48,10 @@ nil: $PICKER_SOCKET, else $XDG_RUNTIME_DIR/pickerd.sock, else
 /tmp/pickerd-UID/pickerd.sock."
   :type '(choice (const :tag "Default" nil) file))
 
-(defcustom pickerd-session "emacs"
-  "Name of the session `pickerd-pick' and `pickerd-selection' use."
-  :type 'string)
+(defcustom pickerd-session nil
+  "Name of the session `pickerd-pick' and `pickerd-selection' use.
+nil: $PICKER_SESSION, else \"emacs\" (see `pickerd-session-name')."
+  :type '(choice (const :tag "$PICKER_SESSION, else \"emacs\"" nil) string))
 
 (defcustom pickerd-timeout 30
   "Seconds to wait for a reply."
@@ -69,6 +70,14 @@ list of absolute paths and the buffer, and returns the text to insert."
 
 ;;;; The connection
 
+(defun pickerd-session-name ()
+  "The session to use: `pickerd-session', else $PICKER_SESSION, else \"emacs\".
+Empty values count as unset (the rule pickerctl and the other clients follow)."
+  (let ((env (getenv "PICKER_SESSION")))
+    (cond ((and pickerd-session (not (string-empty-p pickerd-session))) pickerd-session)
+          ((and env (not (string-empty-p env))) env)
+          (t "emacs"))))
+
 (cl-defstruct (pickerd-conn (:constructor pickerd--make-conn))
   process buffer (next-id 1) (replies (make-hash-table)) lost capabilities
   (max-reply pickerd-max-reply-frame) (events nil) event-function (subscription 0)
@@ -83,9 +92,11 @@ else $XDG_RUNTIME_DIR/pickerd.sock, else /tmp/pickerd-UID/pickerd.sock."
           ((and runtime (not (string-empty-p runtime))) (expand-file-name "pickerd.sock" runtime))
           (t (format "/tmp/pickerd-%d/pickerd.sock" (user-uid))))))
 
-(defun pickerd-connect (&optional socket)
+(defun pickerd-connect (&optional socket on-hello)
   "A new connection to the daemon on SOCKET, handshake done.
-SOCKET defaults to `pickerd-default-socket'."
+SOCKET defaults to `pickerd-default-socket'.  With ON-HELLO (a function
+of CONN and ERROR-DATA, nil on success) the handshake is asynchronous:
+the connection is returned at once and ON-HELLO called when it is answered."
   (let* ((path (or socket (pickerd-default-socket)))
          (attrs (file-attributes path 'integer)))
     (unless attrs
@@ -113,14 +124,31 @@ SOCKET defaults to `pickerd-default-socket'."
       (set-process-query-on-exit-flag proc nil)
       (process-put proc 'pickerd-conn conn)
       (setf (pickerd-conn-process conn) proc)
-      (condition-case err
-          (let ((caps (pickerd-request 'hello `((version . ,pickerd-protocol-version)
-                                                (client_name . "pickerd.el"))
-                                       conn)))
-            (setf (pickerd-conn-capabilities conn) caps
-                  (pickerd-conn-max-reply conn) (alist-get 'max_reply_frame caps))
-            conn)
-        (error (pickerd-close conn) (signal (car err) (cdr err)))))))
+      (if on-hello
+          (pickerd--hello-async conn on-hello)
+        (condition-case err
+            (pickerd--take-capabilities conn (pickerd-request 'hello (pickerd--hello-fields) conn))
+          (error (pickerd-close conn) (signal (car err) (cdr err))))))))
+
+(defun pickerd--hello-fields ()
+  `((version . ,pickerd-protocol-version) (client_name . "pickerd.el")))
+
+(defun pickerd--take-capabilities (conn caps)
+  "Keep the helloReply CAPS on CONN; return CONN."
+  (setf (pickerd-conn-capabilities conn) caps
+        (pickerd-conn-max-reply conn) (alist-get 'max_reply_frame caps))
+  conn)
+
+(defun pickerd--hello-async (conn on-hello)
+  "Send hello on CONN without waiting for it.
+ON-HELLO gets (CONN nil), or (CONN ERROR-DATA) for a refusal.
+Requests sent meanwhile are pipelined behind it (answered in order)."
+  (pickerd-request-async 'hello (pickerd--hello-fields)
+                         (lambda (caps err)
+                           (if err (pickerd--lose conn err) (pickerd--take-capabilities conn caps))
+                           (funcall on-hello conn err))
+                         conn)
+  conn)
 
 (defun pickerd-close (conn)
   "Close CONN."
@@ -305,6 +333,18 @@ FUNCTION, when given, is called with each event alist; else events queue in
     (pickerd-wait id conn)
     id))
 
+(defun pickerd-subscribe-async (conn session library function callback)
+  "Subscribe CONN to SESSION's events (the library's too when LIBRARY).
+Asynchronous: FUNCTION is called with each event alist, CALLBACK as for
+`pickerd-request-async' when the subscription is answered.  Returns the
+request's id."
+  (let ((id (pickerd-request-async 'subscribe `((session . ,(or session "")) (flags . ,(if library 1 0)))
+                                   callback conn)))
+    (setf (pickerd-conn-subscription conn) id
+          (pickerd-conn-event-function conn) function
+          (pickerd-conn-events conn) nil)
+    id))
+
 ;;;; Library functions
 
 (defun pickerd-albums ()
@@ -313,14 +353,15 @@ FUNCTION, when given, is called with each event alist; else events queue in
           (alist-get 'albums (pickerd-request 'albums nil))))
 
 (defun pickerd-selection (&optional session)
-  "Absolute paths of SESSION's picks (default `pickerd-session'), in pick order."
+  "Absolute paths of SESSION's picks, in pick order.
+SESSION defaults to `pickerd-session-name'."
   (mapcar (lambda (p) (alist-get 'absolute_path p))
-          (alist-get 'photos (pickerd-request 'selection `((session . ,(or session pickerd-session)))))))
+          (alist-get 'photos (pickerd-request 'selection `((session . ,(or session (pickerd-session-name))))))))
 
 (defun pickerd-clear-selection (&optional session)
-  "Unpick every photo of SESSION (default `pickerd-session')."
+  "Unpick every photo of SESSION (default `pickerd-session-name')."
   (interactive)
-  (pickerd-request 'clearSelection `((session . ,(or session pickerd-session))))
+  (pickerd-request 'clearSelection `((session . ,(or session (pickerd-session-name)))))
   nil)
 
 (defun pickerd-png-size (data)

@@ -2,7 +2,7 @@
 # Runs the Emacs package's ERT tests (emacs --batch) against a live pickerd of its own.
 #
 # Called by `make test` with PICKER_BIN_DIR set to the built binaries (pickerd, pickerctl).
-# Starts pickerd on a temporary socket, library, state dir and cache; runs tests/pickerd-test.el;
+# Starts pickerd on a temporary socket, library, state dir and cache; runs tests/*-test.el;
 # stops the daemon with SIGTERM and removes everything on every path; exits non-zero on failure.
 #
 #   PICKER_BIN_DIR=$(swift build --show-bin-path) clients/emacs/run-tests.sh [ERT selector]
@@ -106,7 +106,10 @@ done
 
 selector="${1:-t}"
 # In the background, so that a SIGTERM/SIGINT to this script runs the cleanup at once.
-"$emacs" --batch -Q -L "$here" -l "$here/tests/pickerd-test.el" \
+# Every test file (tests/*-test.el: the codec, the calls, the picker) in one Emacs.
+load_tests=()
+for t in "$here"/tests/*-test.el; do load_tests+=(-l "$t"); done
+"$emacs" --batch -Q -L "$here" -L "$here/tests" "${load_tests[@]}" \
     --eval "(ert-run-tests-batch-and-exit '$selector)" > >(tee "$tmp/ert.log") 2>&1 &
 test_pid=$!
 status=0

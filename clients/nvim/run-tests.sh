@@ -90,7 +90,7 @@ rc=0
 PICKER_TEST_PICKERCTL="$pickerctl" PICKER_TEST_SOCKET="$sock" PICKER_TEST_LIBRARY="$lib" \
 PICKER_TEST_SESSION="$session" XDG_CACHE_HOME="$tmp/cache" XDG_STATE_HOME="$tmp/state" \
 XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config" \
-    nvim_run "$here/tests/picker_test.lua" || rc=$?
+    nvim_run "$here/tests/live_tests.lua" || rc=$?
 if [ "$rc" -ne 0 ]; then
     echo "nvim tests: FAILED (nvim exited with $rc); pickerd log:" >&2
     tail -n 20 "$tmp/pickerd.log" >&2

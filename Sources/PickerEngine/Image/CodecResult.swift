@@ -30,13 +30,14 @@ enum CodecResult {
         let detail = message.isEmpty ? "unknown error" : message
         switch UInt32(bitPattern: status) {
         case PK_CORRUPT.rawValue:
-            return PickerError(.corruptImage, "\(photoName): corrupt \(formatName) data: \(detail)")
+            // libjpeg's own text starts "Corrupt JPEG data: …": the reason is said once.
+            let rest = dropping("corrupt \(formatName) data: ", from: detail)
+            return PickerError(.corruptImage, "\(photoName): corrupt \(formatName) data: \(rest)")
         case PK_UNSUPPORTED.rawValue:
             return PickerError(.unsupportedImage,
                                "\(photoName): unsupported \(formatName) variant: \(detail)")
         case PK_TOO_LARGE.rawValue:
-            let prefix = "image too large: "
-            let rest = detail.hasPrefix(prefix) ? String(detail.dropFirst(prefix.count)) : detail
+            let rest = dropping("image too large: ", from: detail)
             return PickerError(.imageTooLarge, "\(photoName): image too large: \(rest)")
         case PK_CANCELLED.rawValue:
             return PickerError(.cancelled, "\(photoName): cancelled")
@@ -45,6 +46,12 @@ enum CodecResult {
         default:
             return PickerError(.internal, "\(photoName): internal image error: \(detail)")
         }
+    }
+
+    /// `text` without `prefix` in front (compared ignoring case), so a C message that already
+    /// says what the Swift wording says is not said twice.
+    static func dropping(_ prefix: String, from text: String) -> String {
+        text.lowercased().hasPrefix(prefix.lowercased()) ? String(text.dropFirst(prefix.count)) : text
     }
 
     /// Copies a malloc'd C buffer into an array and frees it.

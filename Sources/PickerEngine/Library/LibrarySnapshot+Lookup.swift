@@ -10,7 +10,7 @@ extension LibrarySnapshot {
         let folded = clean.lowercased()
         let loose = albums.filter { $0.name.lowercased() == folded }
         if loose.count == 1, let album = loose.first { return album }
-        throw PickerError(.noSuchAlbum, "no album '\(name)' (\(albumCountText); see `pickerctl albums`)")
+        throw PickerError(.noSuchAlbum, "no album '\(name)' (\(albumCountText))")
     }
 
     /// The album at a 1-based index ("All Photos" is 1).
@@ -18,7 +18,7 @@ extension LibrarySnapshot {
     public func album(atIndex index: Int) throws(PickerError) -> Album {
         guard index >= 1, index <= albums.count else {
             throw PickerError(.noSuchAlbum,
-                              "no album number \(index) (\(albumCountText), numbered from 1; see `pickerctl albums`)")
+                              "no album number \(index) (\(albumCountText), numbered from 1)")
         }
         return albums[index - 1]
     }
@@ -47,7 +47,7 @@ extension Album {
             $0.fileName.lowercased() == folded || (isAllPhotos && $0.relativePath.lowercased() == folded)
         }
         if loose.count == 1, let photo = loose.first { return photo }
-        throw PickerError(.noSuchPhoto, "no photo '\(name)' in album '\(self.name)' (\(photoCountText); see `pickerctl photos`)")
+        throw PickerError(.noSuchPhoto, "no photo '\(name)' in album '\(self.name)' (\(photoCountText))")
     }
 
     /// The photo at a 1-based index in this album's order.
@@ -55,7 +55,7 @@ extension Album {
     public func photo(atIndex index: Int) throws(PickerError) -> Photo {
         guard index >= 1, index <= photos.count else {
             throw PickerError(.noSuchPhoto,
-                              "no photo number \(index) in album '\(name)' (\(photoCountText), numbered from 1; see `pickerctl photos`)")
+                              "no photo number \(index) in album '\(name)' (\(photoCountText), numbered from 1)")
         }
         return photos[index - 1]
     }

@@ -19,7 +19,7 @@ extension PickerService {
                 }
                 guard s.selection.count < s.maxSelection else {
                     throw PickerError(.selectionFull,
-                                      "cannot pick '\(photo.fileName)': the selection is full (limit \(s.maxSelection) \(s.maxSelection == 1 ? "photo" : "photos")); remove one with `pickerctl toggle` or `pickerctl clear-selection`")
+                                      "cannot pick '\(photo.fileName)': the selection is full (limit \(s.maxSelection) \(s.maxSelection == 1 ? "photo" : "photos"))")
                 }
                 s.selection.append(photo.relativePath)
             }

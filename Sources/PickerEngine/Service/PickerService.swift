@@ -280,14 +280,14 @@ public final class PickerService: Sendable {
 
     func selectedAlbum(of session: Session) throws(PickerError) -> Album {
         guard let name = session.album else {
-            throw PickerError(.nothingSelected, "no album selected in session '\(session.name)'; use `pickerctl select-album`")
+            throw PickerError(.nothingSelected, "no album selected in session '\(session.name)'")
         }
         return try library.album(.name(name))
     }
 
     func currentPhoto(of session: Session) throws(PickerError) -> Photo {
         guard let path = session.photo else {
-            throw PickerError(.nothingSelected, "no photo selected in session '\(session.name)'; use `pickerctl select-photo`")
+            throw PickerError(.nothingSelected, "no photo selected in session '\(session.name)'")
         }
         guard let photo = library.photo(relativePath: path) else {
             throw PickerError(.noSuchPhoto, "the current photo '\(path)' is no longer in the library")

@@ -45,7 +45,7 @@ public struct OrderedAlbum: Sendable {
         case .index(let index):
             guard index >= 1, index <= count else {
                 throw PickerError(.noSuchPhoto,
-                                  "no photo number \(index) in album '\(album.name)' (\(count == 1 ? "1 photo" : "\(count) photos"), numbered from 1; see `pickerctl photos`)")
+                                  "no photo number \(index) in album '\(album.name)' (\(count == 1 ? "1 photo" : "\(count) photos"), numbered from 1)")
             }
             return self[index - 1]
         }

@@ -89,7 +89,7 @@ public final class SessionStore: Sendable {
                 throw PickerError(.sessionExists, "session '\(session.name)' already exists")
             }
             guard t.sessions.count < SavedSessions.maxSessions else {
-                throw PickerError(.tooBusy, "too many sessions (limit 1024); close some with `pickerctl session close`")
+                throw PickerError(.tooBusy, "too many sessions (limit 1024)")
             }
             t.sessions[session.name] = session
             return t.recordChange()
@@ -108,7 +108,7 @@ public final class SessionStore: Sendable {
     }
 
     private static func missing(_ name: String, _ count: Int) -> PickerError {
-        PickerError(.noSuchSession, "no session named '\(name)' (\(count) open; create it with `pickerctl session new \(name) --width W`)")
+        PickerError(.noSuchSession, "no session named '\(name)' (\(count) open)")
     }
 
     // MARK: persistence

@@ -1,149 +1,7 @@
--- Headless test of the picker plugin against a live pickerd.
--- Run by run-tests.sh: nvim --headless -u NONE --noplugin --cmd 'set rtp^=DIR' -c 'luafile THIS'
--- Environment: PICKER_TEST_PICKERCTL, PICKER_TEST_SOCKET, PICKER_TEST_LIBRARY (real path).
-local api = vim.api
-local env = vim.env
-local PICKERCTL = assert(env.PICKER_TEST_PICKERCTL, 'PICKER_TEST_PICKERCTL not set')
-local SOCKET = assert(env.PICKER_TEST_SOCKET, 'PICKER_TEST_SOCKET not set')
-local LIB = assert(env.PICKER_TEST_LIBRARY, 'PICKER_TEST_LIBRARY not set')
-local SESSION = env.PICKER_TEST_SESSION or 'nvim-test'
-
-local h = dofile(vim.env.PICKER_TEST_DIR .. '/harness.lua')
-local fail, eq, wait, test, truthy = h.fail, h.eq, h.wait, h.test, h.truthy
-local wire = require('picker.wire')
-local conn = require('picker.conn')
-
-local notes = {}
-vim.notify = function(msg, level) notes[#notes + 1] = { msg = msg, level = level } end
-
-local function lines(buf) return api.nvim_buf_get_lines(buf, 0, -1, false) end
-
-local function keys(k)
-  api.nvim_feedkeys(api.nvim_replace_termcodes(k, true, false, true), 'mx', false)
-end
-
-local function ctl(args)
-  local cmd = { PICKERCTL, '--socket', SOCKET, '--session', SESSION, '--json' }
-  vim.list_extend(cmd, args)
-  local out = vim.fn.system(cmd)
-  if vim.v.shell_error ~= 0 then fail('pickerctl ' .. table.concat(args, ' ') .. ': ' .. out) end
-  return out
-end
-
--- The session as the daemon has it (JSON null as nil).
-local function status()
-  return vim.tbl_map(function(v) if v == vim.NIL then return nil end return v end,
-    vim.fn.json_decode(ctl({ 'status' })))
-end
-
-local function find_line(buf, pat)
-  for i, l in ipairs(lines(buf)) do
-    if l:find(pat, 1, true) then return i, l end
-  end
-  return nil
-end
-
-local function line_has(buf, pat, sub)
-  local _, l = find_line(buf, pat)
-  return l ~= nil and l:find(sub, 1, true) ~= nil
-end
-
-local picker = require('picker')
-
-test('commands are defined by plugin/picker.lua', function()
-  vim.cmd('runtime! plugin/picker.lua')
-  for _, c in ipairs({ 'PickerOpen', 'PickerClose', 'PickerInsert', 'PickerClear' }) do
-    eq(2, vim.fn.exists(':' .. c), 'command ' .. c)
-  end
-end)
-
-test('an unreachable daemon gives a clear error with a hint in Neovim terms', function()
-  picker.setup({ socket = '/tmp/picker-nvim-test-no-such.sock', session = SESSION })
-  notes = {}
-  vim.cmd('PickerOpen')
-  wait('an error notification', function() return #notes > 0 end)
-  truthy(notes[1].msg:find('no pickerd socket at /tmp/picker-nvim-test-no-such.sock', 1, true), notes[1].msg)
-  truthy(notes[1].msg:find('pickerd --library DIR', 1, true), 'hint: ' .. notes[1].msg)
-  eq(nil, picker.state(), 'no picker open')
-end)
-
--- Runs fn(done) and waits until done(...) was called; its arguments.
-local function await(what, fn)
-  local got
-  fn(function(...) got = { ... } end)
-  wait(what, function() return got ~= nil end)
-  return unpack(got)
-end
-
-test('pipelined requests on one connection are answered by id, errors carry code and hint', function()
-  local c = conn.open({ socket = SOCKET })
-  local order, replies = {}, {}
-  local ids = {
-    c:request('ping', {}, function(r) order[#order + 1] = 'ping'; replies.ping = r end),
-    c:request('albums', {}, function(r) order[#order + 1] = 'albums'; replies.albums = r end),
-    c:request('status', { session = 'nvim-test-none' }, function(_, e) order[#order + 1] = 'status'; replies.err = e end),
-    c:request('libraryInfo', {}, function(r) order[#order + 1] = 'libraryInfo'; replies.info = r end),
-  }
-  eq({ 2, 3, 4, 5 }, ids, 'ids after the hello (1)')
-  wait('four replies', function() return #order == 4 end)
-  truthy(replies.ping.server_version ~= '', 'pong')
-  eq(LIB, replies.info.root, 'library root')
-  eq('All Photos', replies.albums.albums[1].name, 'first album')
-  eq({ 10, 'no_such_session' }, { replies.err.code, replies.err.name }, 'error reply')
-  truthy(require('picker.hints').text(replies.err):find(':PickerOpen', 1, true), 'hint names :PickerOpen')
-  truthy(c.server and c.server.version == 1, 'helloReply kept')
-  c:close()
-  local _, err = await('a request after close', function(done) c:request('ping', {}, done) end)
-  eq('disconnected', err.name, 'closed connection')
-end)
-
-test('an unknown event kind from a newer server does not break decoding', function()
-  -- A scripted peer on a real socket stands in for a newer pickerd: it answers hello, sends an
-  -- event type this client does not know and a session event with a new change value, then a pong.
-  local uv = vim.loop
-  local path = vim.fn.tempname() .. '.sock'
-  local server = uv.new_pipe(false)
-  assert(server:bind(path))
-  local state = { name = 'newer', title = 'T', width = 100, max_selection = 10 }
-  server:listen(1, function()
-    local peer = uv.new_pipe(false)
-    server:accept(peer)
-    local f = wire.framer(wire.MAX_REQUEST_FRAME)
-    peer:read_start(function(_, data)
-      if not data then peer:close() return end
-      f:feed(data)
-      while true do
-        local frame = f:next()
-        if not frame then break end
-        if frame.name == 'hello' then
-          peer:write(wire.encode('helloReply', 1, { version = 1, server_version = '9.0', max_request_frame = 1048576,
-            max_reply_frame = 268435456, input_formats = { 1, 42 }, output_formats = { 7, 99 } }))
-        elseif frame.name == 'subscribe' then
-          peer:write(wire.encode('subscribed', frame.id, { session = 'newer', flags = 1 }))
-          peer:write(wire.frame(0x9a, frame.id, '\0\1\2\3'))
-          peer:write(wire.encode('sessionEvent', frame.id, vim.tbl_extend('force', state, { change = 77 })))
-          peer:write(wire.encode('error', frame.id + 1000, { code = 4242, message = 'a newer error' }))
-        elseif frame.name == 'ping' then
-          peer:write(wire.encode('error', frame.id, { code = 4242, message = 'a newer error' }))
-          peer:write(wire.encode('pong', frame.id + 1, { server_version = '9.0' }))
-        end
-      end
-    end)
-  end)
-  local events = {}
-  local c = conn.open({ socket = path, on_event = function(ev) events[#events + 1] = ev end })
-  c:subscribe('newer', true)
-  local _, err = await('the ping answered with an unknown error code', function(done) c:request('ping', {}, done) end)
-  eq({ 4242, 'internal', 'a newer error' }, { err.code, err.name, err.message }, 'unknown code kept')
-  eq({ 1, 42 }, c.server.input_formats, 'unknown formats kept as numbers')
-  wait('two events', function() return #events == 2 end)
-  eq({ 'unknown', 0x9a, '\0\1\2\3' }, { events[1].kind, events[1].type, events[1].payload }, 'raw unknown event')
-  eq({ 'sessionEvent', 'change-77', 'newer' }, { events[2].kind, events[2].change, events[2].fields.name }, 'new change')
-  truthy(c:is_open(), 'the connection stays open')
-  c:close()
-  server:close()
-  os.remove(path)
-end)
+-- The picker window against the live daemon: :PickerOpen, the panes, the picture, picks,
+-- events, closing, reconnecting. Runs after conn_test.lua, before insert_test.lua.
+-- Loaded by live_tests.lua with picker_support.lua's table as its environment (S, h, api,
+-- picker, test, eq, wait, ctl, lines, ...).
 
 local u
 test(':PickerOpen creates the session and opens three panes: albums, photos, the photo', function()
@@ -177,16 +35,15 @@ test('<CR> on an album selects it and lists its photos', function()
   keys('<CR>')
   wait('the Landscapes photos', function() return find_line(u.bufs.photos, 'Landscape_8.jpg') ~= nil end)
   eq(u.wins.photos, api.nvim_get_current_win(), 'focus moves to the photo list')
+  -- Issue 25 #6: the size column has its unit.
+  for _, l in ipairs(lines(u.bufs.photos)) do
+    truthy(l:find('%d [kM]?B$'), 'size with a unit: ' .. l)
+  end
   wait('album marker', function() return lines(u.bufs.albums)[row]:sub(1, 2) == '> ' end)
   if not lines(u.bufs.header)[2]:find('album: Landscapes', 1, true) then
     fail('header: ' .. vim.inspect(lines(u.bufs.header)))
   end
 end)
-
--- The terminal buffer's text once the terminal has drawn what was sent: the rows with a symbol.
-local function drawn_rows(buf)
-  return vim.tbl_filter(function(l) return l:match('%S') ~= nil end, lines(buf))
-end
 
 test('moving the cursor in the photo list changes the session\'s current photo', function()
   eq(u.wins.photos, api.nvim_get_current_win(), 'in the photo list')
@@ -380,106 +237,4 @@ test('a lost daemon is shown in the header, and R reconnects to a new one', func
   vim.fn.delete(dir, 'rf')
   picker.setup({ socket = SOCKET, session = SESSION, width = 640, height = 480,
     formats = { markdown = '![](%s)', lua = function(p) return ('-- %s/%s'):format(p.album, p.name) end } })
-end)
-
-local want_paths = {
-  LIB .. '/Landscapes/Landscape_1.jpg',
-  LIB .. '/Landscapes/Landscape_8.jpg',
-  LIB .. '/Portraits/hopper_reference.webp',
-}
-
-local function insert_and_wait(args)
-  local done, got = false, nil
-  picker.insert(vim.tbl_extend('force', args or {}, { on_done = function(l) done, got = true, l end }))
-  wait(':PickerInsert', function() return done end)
-  return got
-end
-
-test(':PickerInsert in a markdown buffer inserts image links', function()
-  vim.cmd('enew')
-  vim.bo.filetype = 'markdown'
-  vim.cmd('PickerInsert')
-  wait('inserted lines', function() return #lines(0) == 3 end)
-  eq(vim.tbl_map(function(p) return '![](' .. p .. ')' end, want_paths), lines(0), 'markdown lines')
-end)
-
-test(':PickerInsert in a plain buffer inserts paths at the cursor', function()
-  vim.cmd('enew')
-  eq('', vim.bo.filetype, 'plain buffer filetype')
-  insert_and_wait()
-  eq(want_paths, lines(0), 'plain lines')
-  -- In the middle of a line: after the character under the cursor, like `p`.
-  vim.cmd('enew')
-  api.nvim_buf_set_lines(0, 0, -1, false, { 'cp  dest/' })
-  api.nvim_win_set_cursor(0, { 1, 2 })
-  insert_and_wait()
-  eq({ 'cp ' .. want_paths[1], want_paths[2], want_paths[3] .. ' dest/' }, lines(0), 'charwise insert')
-end)
-
-test('per-filetype function formats and :PickerInsert FORMAT', function()
-  vim.cmd('enew')
-  vim.bo.filetype = 'lua'
-  insert_and_wait()
-  eq({ '-- Landscapes/Landscape_1.jpg', '-- Landscapes/Landscape_8.jpg', '-- Portraits/hopper_reference.webp' },
-    lines(0), 'function format')
-  vim.cmd('enew')
-  vim.cmd('PickerInsert <img src="%s">')
-  wait('inserted lines', function() return #lines(0) == 3 end)
-  eq('<img src="' .. want_paths[1] .. '">', lines(0)[1], 'literal format')
-  vim.cmd('enew')
-  vim.cmd('PickerInsert markdown')
-  wait('inserted lines', function() return #lines(0) == 3 end)
-  eq('![](' .. want_paths[3] .. ')', lines(0)[3], 'named format')
-end)
-
-test('I in the picker closes it and inserts into the window it came from', function()
-  vim.cmd('enew')
-  vim.bo.filetype = 'markdown'
-  local buf = api.nvim_get_current_buf()
-  vim.cmd('PickerOpen')
-  wait('the picker', function() return picker.state() ~= nil end)
-  local v = picker.state()
-  eq(v.wins.photos, api.nvim_get_current_win(), 'reopened with an album selected: focus on the photos')
-  wait('photos', function() return find_line(v.bufs.photos, 'hopper_reference.webp') ~= nil end)
-  keys('I')
-  eq(nil, picker.state(), 'picker closed by I')
-  eq(buf, api.nvim_get_current_buf(), 'back in the origin buffer')
-  wait('inserted lines', function() return #lines(buf) == 3 end)
-  eq('![](' .. want_paths[1] .. ')', lines(buf)[1], 'first link')
-end)
-
-test('closed and created events on a second session', function()
-  local other = SESSION .. '-2'
-  vim.cmd('PickerOpen ' .. other)
-  wait('the picker on ' .. other, function() return picker.state() ~= nil and picker.state().name == other end)
-  local v = picker.state()
-  wait('albums', function() return find_line(v.bufs.albums, 'Landscapes') ~= nil end)
-  local function ctl2(args)
-    local cmd = { PICKERCTL, '--socket', SOCKET, '--session', other }
-    vim.list_extend(cmd, args)
-    local out = vim.fn.system(cmd)
-    if vim.v.shell_error ~= 0 then fail(out) end
-  end
-  -- An event seen proves the watch has subscribed.
-  local seen, tries = v.events, 0
-  repeat
-    tries = tries + 1
-    ctl2({ 'select-album', tries % 2 == 1 and 'Landscapes' or 'Portraits' })
-  until vim.wait(250, function() return v.events > seen end, 20) or tries >= 40
-  if v.events == seen then fail('the watch on ' .. other .. ' never saw an event') end
-  ctl2({ 'session', 'close' })
-  wait('closed status', function() return lines(v.bufs.header)[1]:find('session closed', 1, true) ~= nil end)
-  ctl2({ 'session', 'new', '--width', '300' })
-  ctl2({ 'select-album', 'Portraits' })
-  wait('recreated session followed', function() return find_line(v.bufs.photos, 'hopper_reference.webp') ~= nil end)
-  if lines(v.bufs.header)[1]:find('session closed', 1, true) then fail('status not cleared') end
-  vim.cmd('PickerClose')
-  eq(nil, picker.state(), 'closed')
-end)
-
-h.main('nvim picker tests', function()
-  -- The tests after :PickerOpen depend on it.
-  for _, t in ipairs(h.tests) do
-    if t.name:find(':PickerOpen creates', 1, true) then t.opts.stop_on_failure = true end
-  end
 end)

@@ -34,4 +34,19 @@ test('hints add how to fix it in Neovim terms; unknown codes get none', function
   eq('something new', hints.text({ code = 4242, name = 'internal', message = 'something new' }), 'unknown code')
 end)
 
+test('the session is setup{ session }, else $PICKER_SESSION, else nvim', function()
+  local saved = vim.env.PICKER_SESSION
+  local function fresh(env)
+    vim.env.PICKER_SESSION = env
+    package.loaded['picker'] = nil
+    return require('picker')
+  end
+  eq('from-env', fresh('from-env').config.session, '$PICKER_SESSION')
+  eq('nvim', fresh('').config.session, 'empty $PICKER_SESSION')
+  eq('nvim', fresh(nil).config.session, 'unset')
+  eq('mine', fresh('from-env').setup({ session = 'mine' }).config.session, 'setup{} wins')
+  vim.env.PICKER_SESSION = saved
+  package.loaded['picker'] = nil
+end)
+
 h.main('nvim unit tests', function() end)

@@ -15,11 +15,13 @@ serves many connections at once). Events arrive on the same connection as replie
 call waits for its reply, events are queued, and ``events()`` yields the queued ones first.
 
 Modules: ``wire`` (the codec: framing, primitives, every message), ``errors`` (PickerError
-with codes and hints), ``models`` (results and events), ``client`` (Client, Session).
+with codes and hints), ``models`` (results and events), ``client`` (Client, Subscription),
+``session`` (Session), ``connection`` (the socket, reconnecting, Pending), ``requests``
+(argument checks and reply types).
 """
 
 from . import wire
-from .client import Client, Pending, Session, Subscription, default_socket_path
+from .client import Client, Pending, Session, Subscription, default_session, default_socket_path
 from .raw import RawConnection
 from .errors import ConnectionLost, DaemonNotRunning, PickerError, UntrustedServer, hint_for
 from .models import (Album, Capabilities, Cell, Event, Image, LibraryChangesEvent, LibraryEvent, LibraryInfo,
@@ -41,6 +43,7 @@ globals().update({c.name: c for c in ErrorCode})
 
 __all__ = [
     "wire", "RawConnection", "Client", "Session", "Pending", "Subscription", "default_socket_path",
+    "default_session",
     "PickerError", "ConnectionLost", "DaemonNotRunning", "UntrustedServer", "hint_for",
     "Capabilities", "LibraryInfo", "Album", "SessionState", "Photo", "Photos", "PhotoPage",
     "PickedPhoto", "Selection", "Image", "Cell", "Thumbnails", "ScanProgress", "Event",

@@ -3,9 +3,12 @@
 
 import itertools
 import os
+import shutil
 import struct
 import subprocess
 import sys
+import tempfile
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -52,3 +55,56 @@ def album_with(client: pc.Client, min_photos: int = 1) -> pc.Album:
         if album.index != 1 and album.photo_count >= min_photos:
             return album
     raise unittest.SkipTest("the test library has no album with %d photos" % min_photos)
+
+
+class OwnDaemon:
+    """A pickerd of a test's own on a temporary library: ``files`` maps album names to the
+    files copied into them. ``with OwnDaemon(...) as d:`` starts it and waits for its first
+    scan; leaving the block stops it (SIGTERM) and removes everything."""
+
+    def __init__(self, files, *args: str):
+        self.files, self.args = files, args
+
+    def __enter__(self) -> "OwnDaemon":
+        bin_dir = os.environ.get("PICKER_BIN_DIR") or ""
+        if not os.path.exists(os.path.join(bin_dir, "pickerd")):
+            raise unittest.SkipTest("PICKER_BIN_DIR has no pickerd")
+        self.tmp = tempfile.mkdtemp(prefix="pkown", dir="/tmp")  # short: sun_path holds 107 bytes
+        for album, paths in self.files.items():
+            os.makedirs(os.path.join(self.tmp, "lib", album))
+            for path in paths:
+                shutil.copy(path, os.path.join(self.tmp, "lib", album))
+        self.socket = os.path.join(self.tmp, "s.sock")
+        self.log = open(os.path.join(self.tmp, "pickerd.log"), "wb")
+        self.process = subprocess.Popen(
+            [os.path.join(bin_dir, "pickerd"), "--library", os.path.join(self.tmp, "lib"), "--socket", self.socket,
+             "--state-dir", os.path.join(self.tmp, "state")] + list(self.args),
+            stdout=self.log, stderr=self.log, env=dict(os.environ, XDG_CACHE_HOME=os.path.join(self.tmp, "cache")))
+        deadline = time.monotonic() + 20
+        while not self._ready():
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.__exit__()
+                raise AssertionError("pickerd did not start")
+            time.sleep(0.1)
+        return self
+
+    def _ready(self) -> bool:
+        try:
+            with pc.Client(self.socket, timeout=5) as c:
+                return c.library().ready
+        except (pc.PickerError, OSError, TimeoutError):
+            return False
+
+    def client(self) -> pc.Client:
+        return pc.Client(self.socket, timeout=30)
+
+    def __exit__(self, *exc) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+        shutil.rmtree(self.tmp, ignore_errors=True)

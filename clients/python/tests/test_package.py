@@ -12,33 +12,85 @@ from support import album_with, connect, pc, unique
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
 def _has(module: str) -> bool:
     return subprocess.run([sys.executable, "-c", "import " + module], stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL, check=False).returncode == 0
 
 
+def _readme_install_commands() -> list:
+    """The `pip install` lines of the README's Install block, as a user copies them."""
+    with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    block = text.split("## Install", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    return [line.split("#", 1)[0].split() for line in block.splitlines() if line.startswith("pip install")]
+
+
+def _tree(root: str) -> set:
+    return {os.path.relpath(os.path.join(d, f), root) for d, _, fs in os.walk(root) for f in fs} | \
+           {os.path.relpath(d, root) + "/" for d, _, _ in os.walk(root)}
+
+
 class PipInstallTest(unittest.TestCase):
-    @unittest.skipUnless(_has("pip") and _has("setuptools"), "pip or setuptools missing for this Python")
-    def test_pip_installs_the_package_with_its_type_marker(self):
+    """Issue 25 #4: the README's install in a fresh venv (what Debian's python3-venv gives: pip
+    and setuptools, no wheel), offline, from the checkout; it leaves nothing in the tree."""
+
+    @unittest.skipUnless(_has("venv") and _has("ensurepip"),
+                         "no venv/ensurepip for this Python (Debian: apt-get install python3-venv)")
+    def test_the_readme_commands_install_offline_in_a_fresh_venv_and_write_nothing_here(self):
+        commands = _readme_install_commands()
+        self.assertIn(["pip", "install", "./clients/python"], commands)
+        self.assertIn(["pip", "install", "--no-build-isolation", "./clients/python"], commands)
+        before = _tree(HERE)
         with tempfile.TemporaryDirectory() as tmp:
-            # A copy, so the build leaves no build/ or egg-info in the repository.
-            src = os.path.join(tmp, "src")
-            shutil.copytree(HERE, src, ignore=shutil.ignore_patterns("tests", "__pycache__", "build", "*.egg-info"))
-            target = os.path.join(tmp, "site")
-            done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-build-isolation",
-                                   "--no-index", "--no-deps", "--target", target, src],
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
-            self.assertEqual(done.returncode, 0, done.stdout.decode(errors="replace"))
-            self.assertTrue(os.path.exists(os.path.join(target, "pickerd_client", "py.typed")))
-            probe = ("import sys, pickerd_client as pc; "
-                     "assert pc.__file__.startswith(sys.argv[1]), pc.__file__; "
-                     "print(pc.Client(timeout=30).ping())")
-            env = dict(os.environ, PYTHONPATH=target)
-            run = subprocess.run([sys.executable, "-c", probe, target], env=env, cwd=tmp,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
-            self.assertEqual(run.returncode, 0, run.stderr.decode(errors="replace"))
-            with connect() as c:
-                self.assertEqual(run.stdout.decode().strip(), c.capabilities.server_version)
+            # No index, no proxy that could reach one: whatever pip would fetch fails the run.
+            env = {k: v for k, v in os.environ.items()
+                   if not k.startswith("PIP_") and k.lower() not in ("http_proxy", "https_proxy")
+                   and k != "PYTHONDONTWRITEBYTECODE"}  # as a user runs it: bytecode is written
+            env.update(PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1", HOME=tmp,
+                       http_proxy="http://127.0.0.1:9", https_proxy="http://127.0.0.1:9")
+            for n, command in enumerate(commands):
+                venv = os.path.join(tmp, "venv%d" % n)
+                made = subprocess.run([sys.executable, "-m", "venv", venv], stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, check=False)
+                self.assertEqual(made.returncode, 0, made.stdout.decode(errors="replace"))
+                pip = [os.path.join(venv, "bin", "pip")] + command[1:]
+                done = subprocess.run(pip, cwd=REPO, env=env, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, check=False)
+                self.assertEqual(done.returncode, 0, "%s:\n%s" % (" ".join(command),
+                                                                   done.stdout.decode(errors="replace")))
+                probe = ("import sys, pickerd_client as pc, os.path; "
+                         "assert pc.__file__.startswith(sys.prefix), pc.__file__; "
+                         "assert os.path.exists(os.path.join(os.path.dirname(pc.__file__), 'py.typed')); "
+                         "print(pc.Client(timeout=30).ping())")
+                run = subprocess.run([os.path.join(venv, "bin", "python"), "-c", probe], env=env, cwd=tmp,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+                self.assertEqual(run.returncode, 0, run.stderr.decode(errors="replace"))
+                with connect() as c:
+                    self.assertEqual(run.stdout.decode().strip(), c.capabilities.server_version)
+        # Only Python's bytecode cache of the build backend, which .gitignore ignores; no build/,
+        # no egg-info.
+        left = sorted(_tree(HERE) - before)
+        self.assertEqual([p for p in left if "__pycache__/" not in p], [], "the install left files here")
+        if left and shutil.which("git") and os.path.exists(os.path.join(REPO, ".git")):
+            shown = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all", "."], cwd=HERE,
+                                   stdout=subprocess.PIPE, check=False).stdout.decode()
+            self.assertNotIn("__pycache__", shown, "the bytecode cache is not ignored by git")
+        for p in left:  # the test's own run leaves the tree as it found it
+            if p.endswith("/") and os.path.basename(p[:-1]) == "__pycache__":
+                shutil.rmtree(os.path.join(HERE, p), ignore_errors=True)
+
+
+class DefaultSessionTest(unittest.TestCase):
+    def test_default_session_is_picker_session_else_the_fallback(self):
+        from unittest import mock
+        with mock.patch.dict(os.environ, {"PICKER_SESSION": "blog"}):
+            self.assertEqual(pc.default_session(), "blog")
+        with mock.patch.dict(os.environ, {"PICKER_SESSION": ""}):
+            self.assertEqual(pc.default_session(), "python")
+            self.assertEqual(pc.default_session("notes"), "notes")
 
 
 class RequestByFieldsTest(unittest.TestCase):
@@ -68,6 +120,7 @@ class ErrorCodeTest(unittest.TestCase):
                 self.assertEqual(e.name, "selection_full")
                 self.assertIn("1", e.message)                 # the daemon names the limit
                 self.assertNotIn("toggle(", e.message)        # ... and says nothing about Python
+                self.assertNotIn("pickerctl", e.message)      # ... nor about another client
                 self.assertIn("session.toggle(", e.hint)      # the client says how to fix it
                 self.assertIn("hint: " + e.hint, str(e))
             finally:
@@ -80,7 +133,13 @@ class ErrorCodeTest(unittest.TestCase):
                 with self.assertRaises(pc.PickerError) as caught:
                     s.toggle(1)
                 self.assertIs(caught.exception.code, pc.ErrorCode.NOTHING_SELECTED)
+                self.assertNotIn("pickerctl", caught.exception.message)
                 self.assertIn("session.select_album", caught.exception.hint)
+                for wrong in (lambda: s.select_album("no such album"), lambda: c.session(unique("x")).status()):
+                    with self.assertRaises(pc.PickerError) as other:
+                        wrong()
+                    self.assertNotIn("pickerctl", other.exception.message)
+                    self.assertIsNotNone(other.exception.hint)
             finally:
                 s.close()
 

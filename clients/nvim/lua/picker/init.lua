@@ -10,9 +10,17 @@ local insert = require('picker.insert')
 
 local M = {}
 
+-- The session when setup{} names none: $PICKER_SESSION (the rule every pickerd client follows),
+-- else 'nvim'.
+local function default_session()
+  local env = vim.env.PICKER_SESSION
+  if env and env ~= '' then return env end
+  return 'nvim'
+end
+
 local defaults = {
   socket = nil,
-  session = 'nvim',
+  session = default_session(),
   width = 800,
   height = 600,
   kitty = false,
