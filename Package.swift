@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "pickerd", targets: ["pickerd"]),
         .executable(name: "pickerctl", targets: ["pickerctl"]),
+        .executable(name: "pickerd-portal", targets: ["pickerd-portal"]),
     ],
     targets: [
         // Wire format: pure Swift, standard library only.
@@ -56,6 +57,13 @@ let package = Package(
             name: "pickerctl", dependencies: ["PickerClient", "PickerProtocol", "PickerSystem"],
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
+
+        // The desktop's photo chooser (issue 26): sd-bus (Debian's libsystemd-dev) behind a small C target
+        // for the vtables; the FileChooser logic in Swift, a client of pickerd like pickerctl.
+        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "CPickerBus", dependencies: ["CSDBus"]),
+        .target(name: "PickerPortal", dependencies: ["CPickerBus", "CSDBus", "PickerClient", "PickerProtocol", "PickerSystem"]),
+        .executableTarget(name: "pickerd-portal", dependencies: ["PickerPortal"]),
 
         // Test support shared by the test targets: the corpus finder and a child-process runner.
         .target(name: "PickerTestSupport", path: "Tests/PickerTestSupport"),
