@@ -77,6 +77,7 @@ let package = Package(
         .testTarget(name: "PickerDaemonTests", dependencies: ["PickerDaemon", "PickerProtocol"]),
         // pick's state machine, input parser and layout, without a terminal (@testable import pickerctl).
         .testTarget(name: "PickTests", dependencies: ["pickerctl", "PickerProtocol", "PickerSystem"]),
+        .testTarget(name: "PickerPortalTests", dependencies: ["PickerPortal"]),
         .testTarget(name: "EndToEndTests",
                     dependencies: ["PickerClient", "PickerProtocol", "PickerSystem", "PickerTestSupport"]),
     ]
