@@ -18,6 +18,9 @@ func runPortal() -> Int32 {
     case .help:
         print(PortalCommandLine.usage, terminator: "")
         return 0
+    case .man:
+        print(PortalManPage.roff(version: PortalCommandLine.version), terminator: "")
+        return 0
     case .version:
         print("pickerd-portal \(PortalCommandLine.version)")
         return 0
