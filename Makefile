@@ -116,7 +116,7 @@ install: build
 # unit, and the two setup files (portal 1.16 drop-in, 1.17+ portals.conf) as documentation.
 .PHONY: install-portal
 install-portal:
-	install -d "$(root)/share/xdg-desktop-portal/portals" "$(root)/share/dbus-1/services" \
+	install -d "$(root)/bin" "$(root)/share/xdg-desktop-portal/portals" "$(root)/share/dbus-1/services" \
 		"$(root)/lib/systemd/user" "$(root)/share/doc/pickerd/portal" "$(root)/share/man/man1"
 	install -m 0755 "$(bin)/pickerd-portal" "$(root)/bin/"
 	install -m 0644 contrib/portal/pickerd.portal "$(root)/share/xdg-desktop-portal/portals/"
