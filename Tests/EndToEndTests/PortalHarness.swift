@@ -15,6 +15,8 @@ final class PortalHarness: @unchecked Sendable {
     var portalLog: String { (try? String(contentsOf: directory.appendingPathComponent("portal.log"), encoding: .utf8)) ?? "" }
     private var busPID: pid_t = 0
     private var portalPID: pid_t = 0
+    private var frontendPID: pid_t = 0
+    static let frontend = "/usr/libexec/xdg-desktop-portal"
     private var clients: [pid_t] = []
 
     /// The environment every process of the harness shares (HOME and the runtime folder inside it).
@@ -55,6 +57,32 @@ final class PortalHarness: @unchecked Sendable {
         let log = directory.appendingPathComponent("bus.log").path
         busPID = try spawnProcess(Self.dbusDaemon ?? "dbus-daemon", ["--config-file=\(configURL.path)", "--nofork"],
                                   environment: environment, stdin: "/dev/null", stdout: log, stderr: log)
+    }
+
+    /// The real xdg-desktop-portal frontend on this bus, reading only our pickerd.portal
+    /// (`XDG_DESKTOP_PORTAL_DIR`) and choosing it by `UseIn` (`XDG_CURRENT_DESKTOP=pickerd`, as the
+    /// 1.16 drop-in sets it). Returns once it owns org.freedesktop.portal.Desktop (NameHasOwner does
+    /// not activate anything; this bus has no activatable services at all).
+    func startFrontend() async throws {
+        let portals = directory.appendingPathComponent("portals")
+        try FileManager.default.createDirectory(at: portals, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestEnvironment.packageRoot.appendingPathComponent("contrib/portal/pickerd.portal"),
+                                         to: portals.appendingPathComponent("pickerd.portal"))
+        var env = environment
+        env["XDG_DESKTOP_PORTAL_DIR"] = portals.path
+        env["XDG_CURRENT_DESKTOP"] = "pickerd"
+        let log = directory.appendingPathComponent("frontend.log")
+        frontendPID = try spawnProcess(Self.frontend, ["-r", "-v"], environment: env, stdin: "/dev/null", stdout: log.path, stderr: log.path)
+        try await waitUntil("the frontend to own org.freedesktop.portal.Desktop", within: 30,
+                            seen: { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }) {
+            try await self.gdbus(["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                  "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.portal.Desktop"])
+                .stdoutText.contains("true")
+        }
+    }
+
+    var frontendLog: String {
+        (try? String(contentsOf: directory.appendingPathComponent("frontend.log"), encoding: .utf8)) ?? ""
     }
 
     /// gdbus on the private bus.
@@ -123,9 +151,9 @@ final class PortalHarness: @unchecked Sendable {
             kill(pid, SIGKILL)
             _ = waitForExit(pid)
         }
-        if portalPID > 0 {
-            kill(portalPID, SIGTERM)
-            _ = waitForExit(portalPID)
+        for pid in [frontendPID, portalPID] where pid > 0 {
+            kill(pid, SIGTERM)
+            _ = waitForExit(pid)
         }
         _ = try? runProcessBlocking(findExecutable("tmux") ?? "tmux", ["-S", tmuxSocket, "kill-server"])
         if busPID > 0 {
