@@ -147,7 +147,8 @@ final class PortalHarness: @unchecked Sendable {
     }
 
     deinit {
-        for pid in clients {
+        var code: Int32?
+        for pid in clients where isRunning(pid, exitCode: &code) {  // an answered client is reaped: its pid is not ours now
             kill(pid, SIGKILL)
             _ = waitForExit(pid)
         }
