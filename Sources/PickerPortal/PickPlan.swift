@@ -1,7 +1,8 @@
 /// What one `OpenFile` becomes: a pickerd session and a `pick` on it, or a request that is not a
 /// photo pick (a folder, or filters that pass no photo), which pickerd does not serve.
 public struct PickPlan: Equatable, Sendable {
-    /// The session that is the request (`portal-…`).
+    /// The session that is the request: `portal-<app id>`, so pick's memory of the last album used with
+    /// a session name is a memory per app; `portal-<app id>-<token>` while that one is open.
     public var session: String
     /// The session's title: the dialog's, with the filter named when it narrows the photos.
     public var title: String
@@ -24,9 +25,12 @@ public struct PickPlan: Equatable, Sendable {
     }
 
     /// - Parameters:
-    ///   - token: unique for this request (its handle's last part), made safe for a session name.
+    ///   - appID: the app's id ("" for a host app the frontend cannot name).
+    ///   - token: unique for this request (its handle's last part).
+    ///   - busy: session names of requests still open.
     ///   - libraryRoot: the library's absolute root, to turn `current_folder` into an album name.
-    public static func decide(_ options: OpenFileOptions, title: String, token: String, libraryRoot: String?) -> Decision {
+    public static func decide(_ options: OpenFileOptions, title: String, appID: String = "", token: String,
+                              libraryRoot: String?, busy: Set<String> = []) -> Decision {
         if options.directory { return .notAPhotoPick("a folder was asked for (directory=true)") }
         let applied = options.currentFilter.map { [$0] } ?? options.filters
         if !applied.isEmpty && !applied.contains(where: \.acceptsSomePhoto) {
@@ -35,7 +39,7 @@ public struct PickPlan: Equatable, Sendable {
         let narrows = !applied.isEmpty && !applied.contains(where: \.acceptsEveryPhoto)
         let dialog = title.isEmpty ? "Choose a photo" : title
         return .pick(PickPlan(
-            session: "portal-" + safeToken(token),
+            session: sessionName(appID: appID, token: token, busy: busy),
             title: String((narrows ? "\(dialog) (\(applied.map(\.name).joined(separator: ", ")))" : dialog).prefix(200)),
             maxSelection: options.multiple ? mostPicks : 1,
             album: libraryRoot.flatMap { album(folder: options.currentFolder, root: $0) },
@@ -54,9 +58,14 @@ public struct PickPlan: Equatable, Sendable {
         return relative.split(separator: "/").contains("..") ? nil : relative
     }
 
-    /// Letters, digits, `_` and `-` of the token (at most 60), so the name is valid and readable.
+    static func sessionName(appID: String, token: String, busy: Set<String>) -> String {
+        let app = "portal-" + safeToken(appID.isEmpty ? "app" : appID)
+        return busy.contains(app) ? app + "-" + safeToken(token) : app
+    }
+
+    /// Letters, digits, `.`, `_` and `-` of the token (at most 60), so the name is valid and readable.
     static func safeToken(_ token: String) -> String {
-        let kept = token.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+        let kept = token.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == ".") }
         let text = String(String.UnicodeScalarView(kept.prefix(60)))
         return text.isEmpty ? "request" : text
     }

@@ -55,19 +55,21 @@ public final class PortalService {
         }
         Log.info("portal: OpenFile from '\(InertText.escaped(appID))' (\(handle))")
         do {
-            try start(call, handle: handle, title: title, options: options)
+            try start(call, handle: handle, appID: appID, title: title, options: options)
         } catch {
             Log.error("portal: \(handle): \(error)")
             bus.reply(to: call, .ended)
         }
     }
 
-    private func start(_ call: OpaquePointer, handle: String, title: String, options: OpenFileOptions) throws(PortalFailure) {
+    private func start(_ call: OpaquePointer, handle: String, appID: String, title: String,
+                       options: OpenFileOptions) throws(PortalFailure) {
         let root: String
         do { root = try pickerd.libraryRoot() } catch { throw PortalFailure("\(error)") }
         let token = handle.split(separator: "/").last.map(String.init) ?? ""
         let plan: PickPlan
-        switch PickPlan.decide(options, title: title, token: token, libraryRoot: root) {
+        let busy = Set(pending.values.map(\.plan.session))
+        switch PickPlan.decide(options, title: title, appID: appID, token: token, libraryRoot: root, busy: busy) {
         case .pick(let p): plan = p
         case .notAPhotoPick(let why): throw PortalFailure("not a photo pick: \(why)")
         }

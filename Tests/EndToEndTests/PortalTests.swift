@@ -32,7 +32,7 @@ struct PortalTests {
         let client = try portal.openFile(["--multiple", "--current-folder", kyoto, "--title", "Upload photo"])
         let screen = try await portal.waitForPick(showing: "c.png")
         #expect(screen.hasPrefix("Upload photo"), "the session's title is the dialog's: \(screen)")
-        #expect(try await sessions(daemon).contains("portal-t1"))
+        #expect(try await sessions(daemon).contains("portal-org.example.App"))
         // The photo list of Kyoto has the focus: c.png picked first, then a.jpg; Enter accepts.
         try await portal.press("End", thenShowing: "bytes, PNG")
         try await portal.press("Space", thenShowing: "1 of 1000 picked")
@@ -78,6 +78,22 @@ struct PortalTests {
         #expect(answer["response"] as? Int == 1, "\(answer)")
         #expect((answer["results"] as? [String: Any])?["uris"] == nil)
         try await waitUntil("the request's session to be closed", within: 30) { try await !sessions(daemon).contains("portal-") }
+    }
+
+    /// The session is named after the app, and pick remembers the last album per session name.
+    @Test func theAppsNextPickOpensOnTheAlbumItLastUsed() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        let first = try portal.openFile(["--current-folder", kyoto])
+        try await portal.waitForPick(showing: "c.png")
+        try await portal.press("Escape")
+        #expect(try await first.answer()["response"] as? Int == 1)
+        let second = try portal.openFile(["--handle", "/org/freedesktop/portal/desktop/request/1_1/t2"])
+        let screen = try await portal.waitForPick(showing: "▸Kyoto")
+        #expect(screen.contains("c.png"), "\(screen)")
+        try await portal.press("Escape")
+        #expect(try await second.answer()["response"] as? Int == 1)
     }
 
     @Test func aPNGFilterIsNamedInTheTitleAndOnlyPNGsComeBack() async throws {

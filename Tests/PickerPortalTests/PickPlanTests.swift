@@ -13,7 +13,7 @@ import Testing
     @Test func singleOrManyPicksAndTheDialogTitle() throws {
         var o = OpenFileOptions()
         let single = try #require(plan(o))
-        #expect(single.maxSelection == 1 && single.title == "Upload photo" && single.session == "portal-t1")
+        #expect(single.maxSelection == 1 && single.title == "Upload photo" && single.session == "portal-app")
         o.multiple = true
         #expect(try #require(plan(o)).maxSelection == PickPlan.mostPicks)
         #expect(try #require(plan(o, title: "")).title == "Choose a photo")
@@ -56,6 +56,12 @@ import Testing
         #expect(PickPlan.album(folder: "/home/me/Picturesque", root: "/home/me/Pictures") == nil)
         #expect(PickPlan.album(folder: "/home/me/Pictures/../etc", root: "/home/me/Pictures") == nil)
         #expect(PickPlan.safeToken("1_23/t 1;é") == "1_23t1" && PickPlan.safeToken("") == "request")
+    }
+
+    @Test func theSessionIsNamedAfterTheAppSoItsLastAlbumIsRemembered() {
+        #expect(PickPlan.sessionName(appID: "org.gnome.Maps", token: "t1", busy: []) == "portal-org.gnome.Maps")
+        #expect(PickPlan.sessionName(appID: "org.gnome.Maps", token: "t2", busy: ["portal-org.gnome.Maps"]) == "portal-org.gnome.Maps-t2")
+        #expect(PickPlan.sessionName(appID: "", token: "t1", busy: []) == "portal-app")
     }
 
     @Test func pickStatusesMapToResponses() throws {
