@@ -63,4 +63,35 @@ struct PortalFrontendTests {
         }
         #expect(try await !daemon.ctl("session", "list").stdoutText.contains("portal-"))
     }
+
+    /// A real GTK app: `GTK_USE_PORTAL=1 zenity --file-selection --multiple` on Xvfb asks the frontend,
+    /// which asks pickerd-portal; the two photos picked in tmux are what zenity prints.
+    @Test(.enabled(if: findExecutable("zenity") != nil && findExecutable("Xvfb") != nil, "needs zenity and Xvfb"))
+    func zenityThroughThePortalPrintsThePickedPaths() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        try await portal.startFrontend()
+        let x = try await XServer(directory: portal.directory)
+        defer { x.stop() }
+        var env = portal.environment
+        env["DISPLAY"] = x.display
+        env["GTK_USE_PORTAL"] = "1"
+        let out = portal.directory.appendingPathComponent("zenity.out")
+        let zenity = try spawnProcess(findExecutable("zenity") ?? "zenity", ["--file-selection", "--multiple"], environment: env,
+                                      stdin: "/dev/null", stdout: out.path, stderr: portal.directory.appendingPathComponent("zenity.err").path)
+        var ended: Int32?
+        defer { if isRunning(zenity, exitCode: &ended) { kill(zenity, SIGKILL); _ = waitForExit(zenity) } }
+        try await portal.waitForPick()
+        try await portal.press("Tab")
+        try await portal.press("Space", thenShowing: "1 of 1000 picked")
+        try await portal.press("j")
+        try await portal.press("Space", thenShowing: "2 of 1000 picked")
+        try await portal.press("Enter")
+        try await waitUntil("zenity to end", within: 60, seen: { portal.portalLog }) { !isRunning(zenity, exitCode: &ended) }
+        #expect(ended == 0)
+        let printed = ((try? String(contentsOf: out, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        // zenity joins with '|' (and lists a multiple selection in its own order, reversed).
+        #expect(Set(printed.split(separator: "|").map(String.init)) == [kyoto + "/a.jpg", kyoto + "/c.png"], "zenity printed: \(printed)")
+    }
 }
