@@ -17,8 +17,9 @@ final class PickLaunch {
     /// 1000 paths of 4 KiB: more than pick can print.
     static let mostResultBytes = 4 << 20
 
-    /// The wrapper pick runs under: `$1` is the folder, the rest is the pick command.
-    static let wrapper = #"d=$1; shift; "$@" >"$d/result"; echo $? >"$d/done""#
+    /// The wrapper pick runs under: `$1` is the folder, the rest is the pick command. A window closed
+    /// under it hangs the shell up too: the trap still reports (129, a cancel) once pick has ended.
+    static let wrapper = #"d=$1; shift; trap 'echo 129 >"$d/done"; exit 129' HUP TERM; "$@" >"$d/result"; echo $? >"$d/done""#
 
     /// Makes the folder and FIFO and starts `terminal + [sh, -c, wrapper, …, pickCommand]`.
     init(terminal: [String], pickCommand: [String], runtimeDirectory: String) throws(PortalFailure) {

@@ -118,6 +118,12 @@ final class PortalHarness: @unchecked Sendable {
             .stdoutText.split(separator: "\n").count
     }
 
+    /// Closes pick's window as a user closing the terminal would (its pane gets SIGHUP).
+    func closePickWindow() async throws {
+        let r = try await runProcess(findExecutable("tmux") ?? "tmux", ["-S", tmuxSocket, "kill-window", "-t", "main"])
+        guard r.exitCode == 0 else { throw TmuxError.failed("kill-window: \(r)") }
+    }
+
     /// Presses `key`, then waits until the screen shows `text`.
     func press(_ key: String, thenShowing text: String) async throws {
         try await press(key)

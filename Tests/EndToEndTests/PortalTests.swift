@@ -80,6 +80,22 @@ struct PortalTests {
         try await waitUntil("the request's session to be closed", within: 30) { try await !sessions(daemon).contains("portal-") }
     }
 
+    /// The wrapper's HUP trap reports 129 (a cancel) once pick ends; but pick does not end on a hung-up
+    /// terminal: it polls the tty, reads 0 bytes with POLLHUP and redraws, forever (seen with strace,
+    /// pick in R state). Enabled once pick exits on end-of-file of its terminal (Sources/pickerctl/Pick).
+    @Test(.disabled("pick busy-loops on a hung-up terminal (read 0, POLLHUP) instead of exiting: the window's close never ends it"))
+    func closingThePickWindowIsACancel() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        let client = try portal.openFile([])
+        try await portal.waitForPick()
+        try await portal.closePickWindow()
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 1, "\(answer)\n\(portal.portalLog)")
+        try await waitUntil("the request's session to be closed", within: 30) { try await !sessions(daemon).contains("portal-") }
+    }
+
     /// The session is named after the app, and pick remembers the last album per session name.
     @Test func theAppsNextPickOpensOnTheAlbumItLastUsed() async throws {
         let daemon = try await LiveDaemon(library: library.url)
