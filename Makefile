@@ -43,7 +43,7 @@ test: deps
 
 # The heavy end-to-end suites (races, memory bounds, storms, pick in tmux/xterm) run in a second
 # `swift test` after the rest, so the slowest cannot starve the fastest (issue 20).
-HEAVY_TESTS := EndToEndTests\.(SwapRaceTests|MemoryBoundsTests|WatchStormTests|Pick(Tmux|Xterm|XtermDefault|Grid|BrokenPhoto|NameInert|Pty|Opening|Centring|HelpAndPage)Tests)
+HEAVY_TESTS := EndToEndTests\.(Portal(Frontend)?Tests|SwapRaceTests|MemoryBoundsTests|WatchStormTests|Pick(Tmux|Xterm|XtermDefault|Grid|BrokenPhoto|NameInert|Pty|Opening|Centring|HelpAndPage)Tests)
 
 # The body of `make test`, run by scripts/test-guard.py: a private TMPDIR removed at the end, and a
 # failure when the run left files in it or in /tmp, or processes (pickerd, tmux) running.
@@ -109,7 +109,26 @@ install: build
 	"$$bin/pickerctl" __man > "$$root/share/man/man1/pickerctl.1"; \
 	"$$bin/pickerd" --man > "$$root/share/man/man1/pickerd.1"; \
 	chmod 0644 "$$root/share/man/man1/pickerctl.1" "$$root/share/man/man1/pickerd.1"; \
-	echo "installed pickerd, pickerctl, systemd user units, completions and man pages under $$root"
+	$(MAKE) --no-print-directory install-portal bin="$$bin" root="$$root"; \
+	echo "installed pickerd, pickerctl, pickerd-portal, systemd user units, completions and man pages under $$root"
+
+# pickerd-portal (docs/PORTAL.md): the binary, its .portal file, D-Bus activation file, systemd user
+# unit, and the two setup files (portal 1.16 drop-in, 1.17+ portals.conf) as documentation.
+.PHONY: install-portal
+install-portal:
+	install -d "$(root)/bin" "$(root)/share/xdg-desktop-portal/portals" "$(root)/share/dbus-1/services" \
+		"$(root)/lib/systemd/user" "$(root)/share/doc/pickerd/portal" "$(root)/share/man/man1"
+	install -m 0755 "$(bin)/pickerd-portal" "$(root)/bin/"
+	install -m 0644 contrib/portal/pickerd.portal "$(root)/share/xdg-desktop-portal/portals/"
+	sed -e "s|@BINDIR@|$(PREFIX)/bin|g" contrib/portal/org.freedesktop.impl.portal.desktop.pickerd.service \
+		> "$(root)/share/dbus-1/services/org.freedesktop.impl.portal.desktop.pickerd.service"
+	sed -e "s|@BINDIR@|$(PREFIX)/bin|g" -e "s|@DOCDIR@|$(PREFIX)/share/doc/pickerd|g" contrib/systemd/pickerd-portal.service \
+		> "$(root)/lib/systemd/user/pickerd-portal.service"
+	install -m 0644 contrib/portal/pickerd-portals.conf contrib/portal/xdg-desktop-portal-1.16.conf "$(root)/share/doc/pickerd/portal/"
+	install -m 0644 docs/PORTAL.md "$(root)/share/doc/pickerd/"
+	"$(bin)/pickerd-portal" --man > "$(root)/share/man/man1/pickerd-portal.1"
+	chmod 0644 "$(root)/share/dbus-1/services/org.freedesktop.impl.portal.desktop.pickerd.service" \
+		"$(root)/lib/systemd/user/pickerd-portal.service" "$(root)/share/man/man1/pickerd-portal.1"
 
 clean:
 	rm -rf .build

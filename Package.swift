@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "pickerd", targets: ["pickerd"]),
         .executable(name: "pickerctl", targets: ["pickerctl"]),
+        .executable(name: "pickerd-portal", targets: ["pickerd-portal"]),
     ],
     targets: [
         // Wire format: pure Swift, standard library only.
@@ -57,6 +58,13 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
 
+        // The desktop's photo chooser (issue 26): sd-bus (Debian's libsystemd-dev) behind a small C target
+        // for the vtables; the FileChooser logic in Swift, a client of pickerd like pickerctl.
+        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "CPickerBus", dependencies: ["CSDBus"]),
+        .target(name: "PickerPortal", dependencies: ["CPickerBus", "CSDBus", "PickerClient", "PickerProtocol", "PickerSystem"]),
+        .executableTarget(name: "pickerd-portal", dependencies: ["PickerPortal"]),
+
         // Test support shared by the test targets: the corpus finder and a child-process runner.
         .target(name: "PickerTestSupport", path: "Tests/PickerTestSupport"),
         // A child process for engine tests that must run alone (VmPeak) or as another uid (setpriv).
@@ -69,6 +77,7 @@ let package = Package(
         .testTarget(name: "PickerDaemonTests", dependencies: ["PickerDaemon", "PickerProtocol"]),
         // pick's state machine, input parser and layout, without a terminal (@testable import pickerctl).
         .testTarget(name: "PickTests", dependencies: ["pickerctl", "PickerProtocol", "PickerSystem"]),
+        .testTarget(name: "PickerPortalTests", dependencies: ["PickerPortal"]),
         .testTarget(name: "EndToEndTests",
                     dependencies: ["PickerClient", "PickerProtocol", "PickerSystem", "PickerTestSupport"]),
     ]

@@ -26,6 +26,10 @@ packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libjxl-dev libra
 packages+=(man-db groff-base)  # `man -l` checks the generated man pages (ManPageTests)
 packages+=(python3-venv)  # clients/python: the README's pip install in a fresh venv (test_package)
 packages+=(ncurses-term)  # mlterm terminfo: a sixel terminal outside tmux (PickGridTests)
+# pickerd-portal: sd-bus (libsystemd-dev); its tests run a private dbus-daemon, call it with gdbus
+# (libglib2.0-bin) and python3-dbus, put the real xdg-desktop-portal frontend in front of it and
+# ask it from a GTK app (zenity, on Xvfb).
+packages+=(libsystemd-dev dbus-daemon libglib2.0-bin python3-dbus python3-gi xdg-desktop-portal zenity)
 for set in "$@"; do
     case "$set" in
         bench) packages+=(libvips-tools imagemagick hyperfine) ;;

@@ -34,7 +34,7 @@ let slowTestsEnabled = !(ProcessInfo.processInfo.environment["PICKER_SLOW_TESTS"
         let root = destdir.path + prefix
 
         // Binaries, runnable.
-        for (binary, version) in [("pickerd", "pickerd 0.1.0"), ("pickerctl", "pickerctl 0.1.0")] {
+        for (binary, version) in [("pickerd", "pickerd 0.1.0"), ("pickerctl", "pickerctl 0.1.0"), ("pickerd-portal", "pickerd-portal 0.1.0")] {
             let path = root + "/bin/" + binary
             #expect(FileManager.default.isExecutableFile(atPath: path), "\(path)")
             let r = try await runProcess(path, ["--version"])
@@ -52,8 +52,18 @@ let slowTestsEnabled = !(ProcessInfo.processInfo.environment["PICKER_SLOW_TESTS"
         #expect(FileManager.default.fileExists(atPath: root + "/share/doc/pickerd/README.md"))
         #expect(FileManager.default.fileExists(atPath: root + "/share/doc/pickerd/PROTOCOL.md"))
 
+        // pickerd-portal: its .portal file, D-Bus activation file and unit, pointing at the installed binary.
+        let portalFile = (try? String(contentsOfFile: root + "/share/xdg-desktop-portal/portals/pickerd.portal", encoding: .utf8)) ?? ""
+        #expect(portalFile.contains("DBusName=org.freedesktop.impl.portal.desktop.pickerd") && portalFile.contains("UseIn=pickerd"), "\(portalFile)")
+        let activation = (try? String(contentsOfFile: root + "/share/dbus-1/services/org.freedesktop.impl.portal.desktop.pickerd.service",
+                                      encoding: .utf8)) ?? ""
+        #expect(activation.split(separator: "\n").contains("Exec=\(prefix)/bin/pickerd-portal"), "\(activation)")
+        let portalUnit = (try? String(contentsOfFile: root + "/lib/systemd/user/pickerd-portal.service", encoding: .utf8)) ?? ""
+        #expect(portalUnit.split(separator: "\n").contains("ExecStart=\(prefix)/bin/pickerd-portal") && !portalUnit.contains("@"), "\(portalUnit)")
+        #expect(FileManager.default.fileExists(atPath: root + "/share/doc/pickerd/portal/xdg-desktop-portal-1.16.conf"))
+
         // Man pages, generated from the command tables, readable by man.
-        for page in ["pickerctl", "pickerd"] {
+        for page in ["pickerctl", "pickerd", "pickerd-portal"] {
             let path = root + "/share/man/man1/\(page).1"
             let shown = try await runProcess("/usr/bin/man", ["-l", path], environment: ["PATH": "/usr/bin:/bin", "MANPAGER": "cat"])
             #expect(shown.exitCode == 0 && shown.stdoutText.contains(page.uppercased() + "(1)"), "\(path): \(shown)")

@@ -1,0 +1,70 @@
+/// The answer to `OpenFile`: a response code and the results `a{sv}`.
+public struct ChooserResponse: Equatable, Sendable {
+    /// 0 success, 1 cancelled by the user, 2 ended another way (Close, an error, not ours).
+    public var code: UInt32
+    public var results: DBusValue
+
+    public static let success: UInt32 = 0
+    public static let cancelled: UInt32 = 1
+    public static let other: UInt32 = 2
+
+    public static var cancel: ChooserResponse { ChooserResponse(code: cancelled, results: .vardict([])) }
+    public static var ended: ChooserResponse { ChooserResponse(code: other, results: .vardict([])) }
+
+    /// The picks that pass the plan's filters, in pick order, as `file://` URIs, with `current_filter`
+    /// and `choices`; nothing left is a cancel (no photo was chosen).
+    public static func accepted(_ paths: [String], plan: PickPlan) -> ChooserResponse {
+        let kept = paths.filter { path in
+            plan.filters.isEmpty || plan.filters.contains { $0.matches(fileName: fileName(path)) }
+        }
+        if kept.isEmpty { return .cancel }
+        var results: [(String, DBusValue)] = [("uris", .array(element: "s", kept.map { .string(FileURI.from(path: $0)) }))]
+        if let filter = plan.replyFilter { results.append(("current_filter", filter.value)) }
+        if !plan.choices.isEmpty {
+            results.append(("choices", .array(element: "(ss)", plan.choices.map { .structure([.string($0.id), .string($0.answer)]) })))
+        }
+        return ChooserResponse(code: success, results: .vardict(results))
+    }
+
+    /// How `pick`'s exit status ends the request: 0 with its paths; 3 (cancel) or a signal (the
+    /// window closed) is a cancel; anything else (pickerd gone, no terminal) ended another way.
+    public static func from(pickStatus: Int32, paths: [String], plan: PickPlan) -> ChooserResponse {
+        switch pickStatus {
+        case 0: return accepted(paths, plan: plan)
+        case 3, 128...: return .cancel
+        default: return .ended
+        }
+    }
+
+    private static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+/// `file://` URIs as GLib's g_filename_to_uri writes them: bytes outside the unreserved set and
+/// `!$&'()*+,;=:@/` percent-encoded.
+public enum FileURI {
+    public static func from(path: String) -> String {
+        var out = "file://"
+        for byte in path.utf8 {
+            if isKept(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(hex[Int(byte >> 4)])
+                out.unicodeScalars.append(hex[Int(byte & 15)])
+            }
+        }
+        return out
+    }
+
+    private static func isKept(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "-._~!$&'()*+,;=:@/".utf8.contains(b)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CPickerBus
+import PickerSystem
+
+/// The FileChooser backend: each `OpenFile` becomes a pickerd session served by `pick` in a
+/// terminal window; the call is answered when pick ends, or when the frontend calls `Close` on the
+/// request (the session is then closed, which ends the pick). One thread; see `PortalLoop`.
+public final class PortalService {
+    struct Pending {
+        let call: OpaquePointer
+        let plan: PickPlan
+        let launch: PickLaunch
+        let slot: OpaquePointer?
+    }
+
+    let bus: PortalBus
+    let configuration: PortalConfiguration
+    private let pickerd: PickerdLink
+    private(set) var pending: [String: Pending] = [:]
+
+    public init(_ configuration: PortalConfiguration) throws(PortalFailure) {
+        self.configuration = configuration
+        pickerd = PickerdLink(socketPath: configuration.socketPath)
+        bus = try PortalBus()
+        bus.handler = { [unowned self] call, method in self.handle(call, method: method) }
+        try bus.requestName(replace: configuration.replace)
+    }
+
+    private func handle(_ call: OpaquePointer, method: Int32) -> Int32 {
+        switch method {
+        case Int32(PK_BUS_OPEN_FILE.rawValue): openFile(call)
+        case Int32(PK_BUS_REQUEST_CLOSE.rawValue): close(call)
+        default:
+            Log.info("portal: saving is not served by pickerd-portal yet (response 2)")
+            bus.reply(to: call, .ended)
+        }
+        return 1
+    }
+
+    private func openFile(_ call: OpaquePointer) {
+        guard let args = bus.arguments(of: call), args.count == 5, case .objectPath(let handle) = args[0],
+              case .string(let appID) = args[1], case .string(let title) = args[3], let entries = args[4].vardictEntries else {
+            return bus.replyError(to: call, PortalBus.invalidArgs, "OpenFile takes (o handle, s app_id, s parent_window, s title, a{sv} options)")
+        }
+        let options: OpenFileOptions
+        do {
+            options = try OpenFileOptions(entries)
+        } catch {
+            return bus.replyError(to: call, PortalBus.invalidArgs, error.description)
+        }
+        guard pending[handle] == nil else {
+            return bus.replyError(to: call, PortalBus.invalidArgs, "the request \(handle) is already open")
+        }
+        Log.info("portal: OpenFile from '\(InertText.escaped(appID))' (\(handle))")
+        do {
+            try start(call, handle: handle, appID: appID, title: title, options: options)
+        } catch {
+            Log.error("portal: \(handle): \(error)")
+            bus.reply(to: call, .ended)
+        }
+    }
+
+    private func start(_ call: OpaquePointer, handle: String, appID: String, title: String,
+                       options: OpenFileOptions) throws(PortalFailure) {
+        let root: String
+        do { root = try pickerd.libraryRoot() } catch { throw PortalFailure("\(error)") }
+        let token = handle.split(separator: "/").last.map(String.init) ?? ""
+        let plan: PickPlan
+        let busy = Set(pending.values.map(\.plan.session))
+        switch PickPlan.decide(options, title: title, appID: appID, token: token, libraryRoot: root, busy: busy) {
+        case .pick(let p): plan = p
+        case .notAPhotoPick(let why): throw PortalFailure("not a photo pick: \(why)")
+        }
+        guard let terminal = configuration.terminal else {
+            throw PortalFailure("no terminal to run pick in (set PICKERD_PORTAL_TERMINAL or `terminal =` in portal.conf)")
+        }
+        do { try pickerd.openSession(plan) } catch { throw PortalFailure("\(error)") }
+        let launch: PickLaunch
+        let slot: OpaquePointer?
+        do {
+            launch = try PickLaunch(terminal: terminal, pickCommand: pickCommand(plan), runtimeDirectory: configuration.runtimeDirectory)
+            slot = try bus.exportRequest(at: handle)
+        } catch {
+            pickerd.closeSession(plan.session)
+            throw error
+        }
+        bus.keep(call)
+        pending[handle] = Pending(call: call, plan: plan, launch: launch, slot: slot)
+    }
+
+    private func pickCommand(_ plan: PickPlan) -> [String] {
+        [configuration.pickerctl, "--socket", configuration.socketPath, "--session", plan.session, "pick", "-0"]
+            + (plan.maxSelection == 1 ? ["--single"] : []) + (plan.album.map { ["--album", $0] } ?? [])
+    }
+
+    /// `Request.Close`: the dialog is to go away; the call ends with response 2.
+    private func close(_ call: OpaquePointer) {
+        let handle = bus.path(of: call)
+        Log.info("portal: Close \(handle)")
+        finish(handle, .ended)
+        bus.replyEmpty(to: call)
+    }
+
+    /// Answers the request, removes its object and folder, and closes its session (ending a pick
+    /// that still runs).
+    func finish(_ handle: String, _ response: ChooserResponse) {
+        guard let request = pending.removeValue(forKey: handle) else { return }
+        request.launch.remove()
+        pickerd.closeSession(request.plan.session)
+        bus.removeObject(request.slot)
+        bus.reply(to: request.call, response)
+        bus.release(request.call)
+        Log.info("portal: \(handle) answered \(response.code)")
+    }
+
+    /// pick ended: its status and paths make the answer.
+    func pickEnded(_ handle: String, status: Int32) {
+        guard let request = pending[handle] else { return }
+        finish(handle, ChooserResponse.from(pickStatus: status, paths: request.launch.paths(), plan: request.plan))
+    }
+
+    /// A child ended: a terminal that failed before pick wrote its status ends its request.
+    func childEnded(_ pid: pid_t, status: Int32) {
+        guard let (handle, request) = pending.first(where: { $0.value.launch.terminalPID == pid }) else { return }
+        if let picked = request.launch.status() { return pickEnded(handle, status: picked) }
+        if status != 0 {
+            Log.error("portal: the terminal for \(handle) ended with status \(status) before pick did")
+            finish(handle, .ended)
+        }
+    }
+
+    /// Shutting down: every open request ends with response 2.
+    func finishAll() {
+        for handle in pending.keys { finish(handle, .ended) }
+    }
+}

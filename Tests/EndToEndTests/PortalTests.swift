@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// pickerd-portal as xdg-desktop-portal's FileChooser backend, called over a private session bus
+/// (a real dbus-daemon) as the frontend calls it, serving a live pickerd; the pick it opens runs in
+/// tmux and is driven by keys. What comes back is the D-Bus reply: response code, URIs, filter.
+@Suite(.timeLimit(.minutes(15)),
+       .enabled(if: PortalHarness.available, "needs dbus-daemon, tmux and python3-dbus (scripts/install-deps.sh installs them)"))
+struct PortalTests {
+    let library: TemporaryLibrary
+
+    init() async throws {
+        library = try await TemporaryLibrary()
+        let jpegs = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation")
+        try library.add(jpegs.appendingPathComponent("Landscape_1.jpg"), album: "Kyoto", as: "a.jpg")
+        try library.add(jpegs.appendingPathComponent("Landscape_3.jpg"), album: "Kyoto", as: "b.jpg")
+        try library.add(TestEnvironment.corpus.root.appendingPathComponent("pngsuite/basn2c08.png"), album: "Kyoto", as: "c.png")
+        try library.add(jpegs.appendingPathComponent("Landscape_8.jpg"), album: "Home", as: "d.jpg")
+    }
+
+    private var kyoto: String { library.url.appendingPathComponent("Kyoto").resolvingSymlinksInPath().path }
+    private func uri(_ name: String) -> String { "file://" + kyoto + "/" + name }
+
+    private func sessions(_ daemon: LiveDaemon) async throws -> String {
+        try await daemon.ctl("session", "list").stdoutText
+    }
+
+    @Test func openFileReturnsThePicksAsFileURIsInPickOrder() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        let client = try portal.openFile(["--multiple", "--current-folder", kyoto, "--title", "Upload photo"])
+        let screen = try await portal.waitForPick(showing: "c.png")
+        #expect(screen.hasPrefix("Upload photo"), "the session's title is the dialog's: \(screen)")
+        #expect(try await sessions(daemon).contains("portal-org.example.App"))
+        // The photo list of Kyoto has the focus: c.png picked first, then a.jpg; Enter accepts.
+        try await portal.press("End", thenShowing: "bytes, PNG")
+        try await portal.press("Space", thenShowing: "1 of 1000 picked")
+        try await portal.press("Home", thenShowing: "B, JPEG")
+        try await portal.press("Space", thenShowing: "2 of 1000 picked")
+        try await portal.press("Enter")
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 0, "\(answer)\n\(portal.portalLog)")
+        let results = answer["results"] as? [String: Any] ?? [:]
+        #expect(results["uris"] as? [String] == [uri("c.png"), uri("a.jpg")], "\(answer)")
+        try await waitUntil("the request's session to be closed", within: 30) { try await !sessions(daemon).contains("portal-") }
+        #expect(portal.portalIsAlive)
+    }
+
+    @Test func closeWhileThePickIsOpenAnswersTheCallAndEndsThePick() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        let trigger = portal.directory.appendingPathComponent("close-now")
+        let client = try portal.openFile(["--close-when", trigger.path])
+        try await portal.waitForPick()
+        #expect(try await portal.windowCount() == 2)
+        try Data().write(to: trigger)
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 2, "Close ends the call another way: \(answer)")
+        try await waitUntil("the pick window to close", within: 30, seen: { portal.portalLog }) { try await portal.windowCount() == 1 }
+        #expect(try await !sessions(daemon).contains("portal-"))
+        // The Request object is gone with the request.
+        let again = try await portal.gdbus(["call", "--session", "--dest", "org.freedesktop.impl.portal.desktop.pickerd",
+                                            "--object-path", "/org/freedesktop/portal/desktop/request/1_1/t1",
+                                            "--method", "org.freedesktop.impl.portal.Request.Close"])
+        #expect(again.exitCode != 0, "\(again)")
+    }
+
+    @Test func escapeInThePickIsACancel() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        let client = try portal.openFile([])
+        try await portal.waitForPick()
+        try await portal.press("Escape")
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 1, "\(answer)")
+        #expect((answer["results"] as? [String: Any])?["uris"] == nil)
+        try await waitUntil("the request's session to be closed", within: 30) { try await !sessions(daemon).contains("portal-") }
+    }
+
+    /// The wrapper's HUP trap reports 129 (a cancel) once pick ends; but pick does not end on a hung-up
+    /// terminal: it polls the tty, reads 0 bytes with POLLHUP and redraws, forever (seen with strace,
+    /// pick in R state). Enabled once pick exits on end-of-file of its terminal (Sources/pickerctl/Pick).
+    @Test(.disabled("pick busy-loops on a hung-up terminal (read 0, POLLHUP) instead of exiting: the window's close never ends it"))
+    func closingThePickWindowIsACancel() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        let client = try portal.openFile([])
+        try await portal.waitForPick()
+        try await portal.closePickWindow()
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 1, "\(answer)\n\(portal.portalLog)")
+        try await waitUntil("the request's session to be closed", within: 30) { try await !sessions(daemon).contains("portal-") }
+    }
+
+    /// The session is named after the app, and pick remembers the last album per session name.
+    @Test func theAppsNextPickOpensOnTheAlbumItLastUsed() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        let first = try portal.openFile(["--current-folder", kyoto])
+        try await portal.waitForPick(showing: "c.png")
+        try await portal.press("Escape")
+        #expect(try await first.answer()["response"] as? Int == 1)
+        let second = try portal.openFile(["--handle", "/org/freedesktop/portal/desktop/request/1_1/t2"])
+        let screen = try await portal.waitForPick(showing: "▸Kyoto")
+        #expect(screen.contains("c.png"), "\(screen)")
+        try await portal.press("Escape")
+        #expect(try await second.answer()["response"] as? Int == 1)
+    }
+
+    @Test func aPNGFilterIsNamedInTheTitleAndOnlyPNGsComeBack() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        // Chromium's shape: globs only, each in both cases.
+        let client = try portal.openFile(["--multiple", "--current-folder", kyoto, "--filter", "PNG=0:*.png,0:*.PNG",
+                                          "--choice", "resize=Resize"])
+        let screen = try await portal.waitForPick(showing: "c.png")
+        #expect(screen.hasPrefix("Upload photo (PNG)"), "\(screen)")
+        try await portal.press("Space", thenShowing: "1 of 1000 picked")
+        try await portal.press("End", thenShowing: "bytes, PNG")
+        try await portal.press("Space", thenShowing: "2 of 1000 picked")
+        try await portal.press("Enter")
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 0, "\(answer)")
+        let results = answer["results"] as? [String: Any] ?? [:]
+        #expect(results["uris"] as? [String] == [uri("c.png")], "a.jpg was picked but does not pass the filter: \(answer)")
+        #expect(String(describing: results["current_filter"] ?? "") .contains("*.PNG"), "\(answer)")
+        #expect(String(describing: results["choices"] ?? "").contains("resize"), "\(answer)")
+    }
+
+    @Test func wrongTypedOptionsAreAnErrorAndTheServiceGoesOn() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        let bad = try await portal.openFile(["--bad-multiple"]).answer()
+        #expect(bad["error"] as? String == "org.freedesktop.DBus.Error.InvalidArgs", "\(bad)")
+        #expect((bad["message"] as? String ?? "").contains("multiple"), "\(bad)")
+        let wrongShape = try await portal.gdbus(["call", "--session", "--dest", "org.freedesktop.impl.portal.desktop.pickerd",
+                                                 "--object-path", "/org/freedesktop/portal/desktop",
+                                                 "--method", "org.freedesktop.impl.portal.FileChooser.OpenFile", "/x", "app", ""])
+        #expect(wrongShape.exitCode != 0 && wrongShape.stderr.contains("InvalidArgs"), "\(wrongShape)")
+        // Not a photo pick: answered 2 at once, no window opened.
+        let text = try await portal.openFile(["--filter", "Text=1:text/plain"]).answer()
+        #expect(text["response"] as? Int == 2, "\(text)")
+        #expect(try await portal.windowCount() == 1)
+        #expect(portal.portalIsAlive)
+        let version = try await portal.gdbus(["call", "--session", "--dest", "org.freedesktop.impl.portal.desktop.pickerd",
+                                              "--object-path", "/org/freedesktop/portal/desktop", "--method", "org.freedesktop.DBus.Properties.Get",
+                                              "org.freedesktop.impl.portal.FileChooser", "version"])
+        #expect(version.stdoutText.contains("uint32 3"), "\(version)")
+    }
+}
