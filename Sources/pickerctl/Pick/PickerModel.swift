@@ -35,6 +35,8 @@ struct PickerModel {
     /// Typing into the filter of the focused list.
     var filterEditing = false
     var session: SessionState
+    /// Moves when the current photo's file was rewritten: its picture is fetched again.
+    var pictureRevision = 0
     /// Picked photos' paths (relative to the library root), in pick order.
     var picks: [String] = []
     /// A one-line note for the status row (refusals, errors); cleared by the next key.
