@@ -93,7 +93,11 @@ final class PickController {
             // The help overlay covers the whole screen, and leaves nothing behind when it closes.
             let helpWasShown = model.helpShown
             defer { if model.helpShown != helpWasShown { full = true } }
-            if PhotoPaging.needsWholeAlbum(input, model) { try PhotoPaging.load(&model, count: Int.max, from: daemon) }
+            switch PhotoPaging.need(input, model) {
+            case .lastPage: try PhotoPaging.loadLast(&model, from: daemon)
+            case .wholeAlbum: try PhotoPaging.load(&model, count: Int.max, from: daemon)
+            case nil: break
+            }
             for action in model.handle(input, layout: layout) {
                 try perform(action)
             }
@@ -162,8 +166,11 @@ final class PickController {
             // The current photo rewritten on disk: its message (size, or the broken reason) is new,
             // and pickerd sends no session event for that.
             if let current = currentPhotoPath, changedPhotos.contains(current) {
+                let message = model.session.message
                 takeSession(try daemon.state(.sessionShow(name: daemon.session)))
-                model.pictureRevision += 1
+                // Rewritten (a new size), or found broken by another: its picture again. Not when the
+                // failure was this very picture's (same message): that would ask for it forever.
+                if model.session.message != message { model.pictureRevision += 1 }
             }
         }
         if libraryChanged {

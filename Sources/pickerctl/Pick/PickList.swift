@@ -35,6 +35,15 @@ struct PickList<Item> {
         visible += (first..<items.count).filter { needle.isEmpty || keys[$0].contains(needle) }
     }
 
+    /// Puts `more` in place of the items from `position` on (a page loaded into a gap of stand-ins); the
+    /// filter is not re-run (a list with gaps has none: filtering loads the whole list first).
+    mutating func fill(at position: Int, with more: [Item]) {
+        for (offset, item) in more.enumerated() where items.indices.contains(position + offset) {
+            items[position + offset] = item
+            keys[position + offset] = label(item).lowercased()
+        }
+    }
+
     /// Puts a fresh copy of the item at `position` in `items` (a re-read row: new marks, new size);
     /// the filter is not re-run, so the row stays where the user sees it.
     mutating func update(at position: Int, with item: Item) {

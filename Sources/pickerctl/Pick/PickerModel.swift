@@ -23,7 +23,9 @@ struct PickerModel {
     var photos = PickList<PhotoInfo>(label: \.name)
     /// Photos in the open album; `photos` holds the pages loaded so far (PhotoPaging).
     var photosTotal = 0
-    var photosComplete: Bool { photos.items.count >= photosTotal }
+    /// Positions in `photos` holding stand-ins, not loaded yet (End jumped over them; PhotoPaging).
+    var photoGaps: [Range<Int>] = []
+    var photosComplete: Bool { photos.items.count >= photosTotal && photoGaps.isEmpty }
     var focus = Focus.albums
     var mode = Mode.panes
     /// Where the preview returns to (the panes or the grid it was opened from).
