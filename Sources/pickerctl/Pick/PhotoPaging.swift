@@ -23,10 +23,11 @@ enum PhotoPaging {
         if let index = model.session.photoIndex { try load(&model, count: index, from: daemon) }
     }
 
-    /// Loads until at least the first `count` photos are loaded (gaps included), or the album is.
+    /// Loads until the row `count` (1-based) is, or with `Int.max` the whole album, gaps included.
     static func load(_ model: inout PickerModel, count: Int, from daemon: PickDaemon) throws(CLIError) {
-        while let gap = model.photoGaps.first, gap.lowerBound < count {
-            guard try fill(&model, at: gap.lowerBound, from: daemon) else { return }
+        while let gap = model.photoGaps.first(where: { count == Int.max || $0.contains(count - 1) }) {
+            let start = count == Int.max ? gap.lowerBound : max(gap.lowerBound, count - 1 - pageSize / 2)
+            guard try fill(&model, at: start, from: daemon) else { return }
         }
         while model.photos.items.count < min(count, model.photosTotal) {
             let page = try daemon.photosPage(offset: model.photos.items.count, limit: count == Int.max ? PhotosPageRequest.maxLimit : pageSize)
