@@ -26,6 +26,10 @@ struct PickNeverWaitingTests {
                                         [TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/make_dated_jpegs.py").path,
                                          library.url.path] + specs)
         try #require(made.exitCode == 0, "\(made)")
+        // The first j's photo takes long to decode (22 MP): the keys after it come while it is on its way.
+        let camera = TestEnvironment.corpus.root.appendingPathComponent("camera-photos/Canon_EOS_5D_Mark_III_22mp.jpg")
+        try FileManager.default.removeItem(at: library.url.appendingPathComponent("Trip/p02.jpg"))
+        _ = try library.add(camera, album: "Trip", as: "p02.jpg")
         let daemon = try await LiveDaemon(library: library.url, extraArguments: ["--no-prefetch"],
                                           extraEnvironment: ["PICKERD_LOG_LEVEL": "debug"])
         defer { daemon.stopBlocking() }
@@ -43,6 +47,10 @@ struct PickNeverWaitingTests {
         #expect(summary["exit"] as? Int == 3 && summary["steps_left"] as? Int == 0, "\(r)")
         #expect(summary["pictures_after_last_key"] as? Int == 1, "one picture after the last key: \(summary)")
         #expect(try await sessionJSON(daemon, "pty")["photo"] as? String == "p11.jpg", "ten j from p01")
+        // Drawn: the opening photo and p11, both 64x48; never the 22 MP one passed on the way (3:2).
+        let rasters = TerminalRecording.sixelRasters(Array((try? Data(contentsOf: recording)) ?? Data()))
+        #expect(rasters.count == 2, "\(rasters)")
+        #expect(rasters.allSatisfy { $0.width * 3 == $0.height * 4 || abs($0.width * 3 - $0.height * 4) < 24 }, "\(rasters)")
         // The opening picture, then at most two for the burst: the first j's (asked at once) and p11's.
         let log = daemon.log
         let images = Self.handled("getImage", session: "pty", in: log)
