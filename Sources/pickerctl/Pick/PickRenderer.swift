@@ -44,7 +44,7 @@ struct PickRenderer {
         rows[layout.headerRow] = ScreenRow(column: 0, text: header(model, layout.columns))
         if model.helpShown { return rows.merging(PickHelp.rows(layout)) { _, help in help } }
         if model.mode == .preview {
-            rows[layout.helpRow] = ScreenRow(column: 0, text: "\u{1b}[2m" + fit("any key returns", layout.columns))
+            rows[layout.helpRow] = ScreenRow(column: 0, text: previewStatus(model, layout.columns))
             return rows
         }
         rows[1] = ScreenRow(column: 0, text: headings(model, layout))
@@ -57,6 +57,18 @@ struct PickRenderer {
         rows[layout.statusRow] = ScreenRow(column: 0, text: status(model, layout.columns, graphics: graphics))
         rows[layout.helpRow] = ScreenRow(column: 0, text: "\u{1b}[2m" + fit(help, layout.columns))
         return rows
+    }
+
+    static let previewHelp = "n → next  p ← previous  Space pick  Esc back  ? help"
+
+    /// The preview's bottom row: the current photo's pick badge, the count, and its keys.
+    static func previewStatus(_ model: PickerModel, _ width: Int) -> String {
+        let path = model.photos.items.first { $0.index == model.session.photoIndex }?.path
+        let badge = path.flatMap(model.pickNumber(of:)).map { "✓\($0) picked  " } ?? ""
+        let position = model.session.photoIndex.map { "\($0)/\(model.photosTotal)  " } ?? ""
+        let text = position + model.pickCountText + (model.notice.isEmpty ? "" : "  " + shown(model.notice)) + "   " + previewHelp
+        let rest = "\u{1b}[2m" + fit(text, max(1, width - TerminalColumns.width(of: badge)))
+        return badge.isEmpty ? rest : "\u{1b}[1;32m" + badge + "\u{1b}[0m" + rest
     }
 
     /// Title top-left (bold), message top-right.

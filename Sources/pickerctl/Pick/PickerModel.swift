@@ -64,10 +64,7 @@ struct PickerModel {
             helpShown = false
             return [.redrawAll]
         }
-        if mode == .preview {
-            mode = previewReturn
-            return [.redrawAll]
-        }
+        if mode == .preview { return handlePreviewKey(input) }
         if filterEditing { return handleFilterKey(input) }
         switch input {
         case .interrupt, .escape, .character("q"): return [.cancel]
@@ -149,7 +146,35 @@ struct PickerModel {
         return [.redraw]
     }
 
-    /// Full screen; any key comes back to the mode it was opened from.
+    /// The preview steps through the album (n/p, arrows, j/k), picks (Space), and returns to where it
+    /// was opened from (Esc, q, Enter, Backspace), with the photo stepped to current (issue 24 item 4).
+    private mutating func handlePreviewKey(_ input: TerminalInput) -> [PickAction] {
+        switch input {
+        case .interrupt: return [.cancel]
+        case .character("n"), .right, .down, .character("j"), .character("l"), .pageDown: return stepPreview(by: 1)
+        case .character("p"), .left, .up, .character("k"), .character("h"), .pageUp: return stepPreview(by: -1)
+        case .home: return stepPreview(by: -Int(Int32.max))
+        case .end, .character("G"): return stepPreview(by: Int(Int32.max))
+        case .character(" "): return togglePick()
+        case .character("?"):
+            helpShown = true
+            return [.redrawAll]
+        case .escape, .character("q"), .enter, .backspace:
+            mode = previewReturn
+            return [.redrawAll]
+        default: return []
+        }
+    }
+
+    /// The next or previous photo of the list (its filter kept), full-screen in its turn.
+    private mutating func stepPreview(by delta: Int) -> [PickAction] {
+        focus = .photos
+        if let index = session.photoIndex, photos.current?.index != index { photos.moveCursor { $0.index == index } }
+        guard photos.move(by: delta), let p = photos.current else { return [] }
+        return [.selectPhoto(index: p.index)]
+    }
+
+    /// Full screen, from the panes or the grid; Esc comes back to the mode it was opened from.
     private mutating func openPreview() -> [PickAction] {
         guard session.photo != nil else { notice = "no photo to preview"; return [.redraw] }
         previewReturn = mode
