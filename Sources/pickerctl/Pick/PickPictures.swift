@@ -8,12 +8,14 @@ enum PictureKey: Equatable {
     case grid(album: String, picks: [String], current: Int?, CellRect)
     case preview(String, CellRect)
     case empty(CellRect)
+    /// The filter matches nothing: no photo's picture, and a line saying so.
+    case noMatch(CellRect)
     /// The `?` overlay: text only, drawn by the renderer.
     case help(CellRect)
 
     var rect: CellRect {
         switch self {
-        case .photo(_, _, _, let r), .grid(_, _, _, let r), .preview(_, let r), .empty(let r), .help(let r): return r
+        case .photo(_, _, _, let r), .grid(_, _, _, let r), .preview(_, let r), .empty(let r), .noMatch(let r), .help(let r): return r
         }
     }
 }
@@ -67,6 +69,7 @@ final class PickPictures {
         shown = key
         switch key {
         case .empty(let rect): terminal.write(ScreenText.blank(rect))
+        case .noMatch(let rect): terminal.write(ScreenText.blank(rect) + note("no match", in: rect))
         case .help: break
         case .photo(_, _, _, let rect):
             ask(backend.imageRequest(session: daemon.session, rect: rect), for: key, on: terminal)
@@ -89,6 +92,7 @@ final class PickPictures {
             guard let album = model.session.album else { return .empty(layout.imagePane) }
             return .grid(album: album, picks: model.picks, current: model.session.photoIndex, layout.imagePane)
         case .panes:
+            if model.focus == .photos, !model.photos.filter.isEmpty, model.photos.count == 0 { return .noMatch(layout.imagePane) }
             guard let photo = model.session.photo else { return .empty(layout.imagePane) }
             return .photo(photo, index: model.session.photoIndex, revision: model.pictureRevision, layout.imagePane)
         }
