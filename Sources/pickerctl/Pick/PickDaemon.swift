@@ -1,5 +1,6 @@
 import PickerClient
 import PickerProtocol
+import PickerSystem
 
 /// The picker's calls to pickerd, on one connection, with errors as `CLIError`s: calls that wait for
 /// their reply, and posted requests (the picture, the current photo) that do not (`PipelinedConnection`).
@@ -44,9 +45,10 @@ final class PickDaemon {
     var hasArrivals: Bool { pipeline.hasArrivals }
 
     /// Reads what the daemon sent (`readable`: its descriptor polled readable) and hands over the replies
-    /// to posted requests that have arrived.
+    /// to posted requests that have arrived. A call made since the poll may have read it all already:
+    /// the socket is asked again, so the read never blocks.
     func arrivals(readable: Bool) throws(CLIError) -> [(ticket: Int, reply: Reply)] {
-        if readable {
+        if readable, (try? Terminal.waitReadable([descriptor], timeoutMilliseconds: 0))?.first == true {
             do throws(ClientError) {
                 try pipeline.readArrivals()
             } catch {

@@ -92,7 +92,7 @@ final class PickPictures {
             guard let album = model.session.album else { return .empty(layout.imagePane) }
             return .grid(album: album, picks: model.picks, current: model.session.photoIndex, layout.imagePane)
         case .panes:
-            if model.focus == .photos, !model.photos.filter.isEmpty, model.photos.count == 0 { return .noMatch(layout.imagePane) }
+            if model.filterMatchesNothing { return .noMatch(layout.imagePane) }
             guard let photo = model.session.photo else { return .empty(layout.imagePane) }
             return .photo(photo, index: model.session.photoIndex, revision: model.pictureRevision, layout.imagePane)
         }

@@ -86,7 +86,7 @@ struct PickRenderer {
         let photoTitle = model.focus == .photos && !model.photos.filter.isEmpty
             ? "Photos /\(shown(model.photos.filter))  \(model.photos.count)/\(model.photos.items.count)" : "Photos (\(model.photosTotal))"
         let imageTitle = model.mode == .grid ? "Grid" + (model.gridPage.map { "  page \($0.page)/\($0.pages)" } ?? "")
-            : shown(model.session.photo ?? "")
+            : model.filterMatchesNothing ? "" : shown(model.session.photo ?? "")
         return "\u{1b}[4m" + fit(albumTitle, layout.albumPane.width) + " " + fit(photoTitle, layout.photoPane.width) + " "
             + fit(imageTitle, layout.imagePane.width)
     }

@@ -118,6 +118,9 @@ struct PickerModel {
         return afterFilter()
     }
 
+    /// The photo filter leaves no photo: the picture pane says "no match" instead of a photo.
+    var filterMatchesNothing: Bool { focus == .photos && !photos.filter.isEmpty && photos.count == 0 }
+
     var currentFilter: String { focus == .albums ? albums.filter : photos.filter }
 
     private mutating func setFilter(_ text: String) {
