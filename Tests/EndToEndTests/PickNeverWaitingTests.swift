@@ -60,16 +60,7 @@ struct PickNeverWaitingTests {
 
     @Test func endOnA5000PhotoAlbumAsksForTheLastPageOnlyAndTheRowsBetweenLoadWhenReached() async throws {
         let big = try await TemporaryLibrary()
-        let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/pillow_orientation_rectangle.jpg")
-        // 5,000 distinct files: the same JPEG with its number after the end of the image.
-        let made = try await runProcess(TestEnvironment.python, ["-c", """
-            import os, sys
-            src, folder = sys.argv[1], sys.argv[2]
-            os.makedirs(folder)
-            data = open(src, 'rb').read()
-            for i in range(1, 5001):
-                with open(os.path.join(folder, 'p%05d.jpg' % i), 'wb') as f: f.write(data + b'%d' % i)
-            """, photo.path, big.url.appendingPathComponent("Big").path])
+        let made = try await PickBigAlbum.make(5000, in: big.url.appendingPathComponent("Big"), distinct: true)
         try #require(made.exitCode == 0, "\(made)")
         let daemon = try await LiveDaemon(library: big.url, extraEnvironment: ["PICKERD_LOG_LEVEL": "debug"])
         defer { daemon.stopBlocking() }
