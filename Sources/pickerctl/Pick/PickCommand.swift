@@ -38,7 +38,8 @@ let pickCommand = CommandSpec(
           Enter           on an album: open it; in the photo list: accept; in the grid: the preview
           Home, End G     first / last (a long album loads in pages as you scroll; End asks for the last page)
           Space           pick / unpick the current photo (refused at the maximum)
-          /               filter the focused list as you type (Enter keeps it, Esc clears it); over the whole album
+          /               filter the focused list as you type, fuzzily as fzf does (best match first, matched
+                          characters underlined, N/M in the heading; Enter keeps it, Esc clears it); over the whole album
           g               thumbnail grid on/off (drawn by pickerd in every graphics mode: PNG, sixel or symbols);
                           its heading shows the page, "page 3/56"
           p               the current photo full-screen: n → ↓ j next, p ← ↑ k previous (Home/End first/last),

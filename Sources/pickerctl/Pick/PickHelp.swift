@@ -9,7 +9,7 @@ enum PickHelp {
         "  Home  End G     first / last",
         "  PageUp PageDown a page up / down",
         "  Space           pick / unpick the current photo",
-        "  /               filter the focused list as you type (Enter keeps it, Esc clears it)",
+        "  /               filter the focused list as you type, fuzzily as fzf (Enter keeps it, Esc clears it)",
         "  g               thumbnail grid on / off (the heading shows its page N/M)",
         "  p               the current photo full-screen: n → / p ← step through the album, Space picks,",
         "                  Esc (q, Enter) returns to where you were",
