@@ -163,15 +163,7 @@ struct PickGridTests {
     @Test(arguments: ["End", "G"])
     func theLastOf10050PhotosIsReachedWithEndAndPicked(key: String) async throws {
         let big = try await TemporaryLibrary()
-        let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/pillow_orientation_rectangle.jpg")
-        let made = try await runProcess(TestEnvironment.python, ["-c", """
-            import os, sys
-            src, folder = sys.argv[1], sys.argv[2]
-            os.makedirs(folder)
-            data = open(src, 'rb').read()
-            for i in range(1, 10051):
-                with open(os.path.join(folder, 'p%05d.jpg' % i), 'wb') as f: f.write(data)
-            """, photo.path, big.url.appendingPathComponent("Big").path])
+        let made = try await PickBigAlbum.make(10050, in: big.url.appendingPathComponent("Big"))
         try #require(made.exitCode == 0, "\(made)")
         let daemon = try await LiveDaemon(library: big.url)
         await #expect(try daemon.ctl("session", "new", "pk", "--width", "400").exitCode == 0)
@@ -198,15 +190,7 @@ struct PickGridTests {
 
     @Test func scrollingPastTheFirstPageLoadsTheNextAndFilteringSeesTheWholeAlbum() async throws {
         let big = try await TemporaryLibrary()
-        let photo = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation/pillow_orientation_rectangle.jpg")
-        let made = try await runProcess(TestEnvironment.python, ["-c", """
-            import os, sys
-            src, folder = sys.argv[1], sys.argv[2]
-            os.makedirs(folder)
-            data = open(src, 'rb').read()
-            for i in range(1, 10051):
-                with open(os.path.join(folder, 'p%05d.jpg' % i), 'wb') as f: f.write(data)
-            """, photo.path, big.url.appendingPathComponent("Big").path])
+        let made = try await PickBigAlbum.make(10050, in: big.url.appendingPathComponent("Big"))
         try #require(made.exitCode == 0, "\(made)")
         let daemon = try await LiveDaemon(library: big.url)
         await #expect(try daemon.ctl("session", "new", "pk", "--width", "400").exitCode == 0)

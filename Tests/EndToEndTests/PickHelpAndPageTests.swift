@@ -22,7 +22,7 @@ struct PickHelpAndPageTests {
         try await pick.waitFor("the last page") { $0.contains("Grid  page \(pages)/\(pages)") }
 
         try await pick.press("Enter")
-        try await pick.waitFor("the preview") { $0.contains("any key returns") }
+        try await pick.waitFor("the preview") { $0.contains(PickKeys.previewHelp) }
         #expect(!FileManager.default.fileExists(atPath: pick.exitCodeURL.path), "Enter in the grid did not end the pick")
         try await pick.press("Escape")
         try await pick.waitFor("back in the grid") { $0.contains("Grid  page \(pages)/\(pages)") }

@@ -159,15 +159,15 @@ struct PickTmuxTests {
         await #expect(try pick.waitForExit().code == 3)
     }
 
-    @Test func pOpensTheFullScreenPreviewAnyKeyReturnsAndGShowsTheGrid() async throws {
+    @Test func pOpensTheFullScreenPreviewEscReturnsAndGShowsTheGrid() async throws {
         let daemon = try await LiveDaemon(library: library.url)
         try await sessionInKyoto(daemon)
         let pick = try await PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "none"])
         try await pick.press("p")
-        let preview = try await pick.waitFor("the preview") { $0.contains("any key returns") }
+        let preview = try await pick.waitFor("the preview") { $0.contains(PickKeys.previewHelp) }
         #expect(!preview.contains("Albums") && !preview.contains("a.jpg"), "the lists make way:\n\(preview)")
-        try await pick.press("x")
-        try await pick.waitFor("the panes back") { $0.contains("Albums") && $0.contains("a.jpg") && !$0.contains("any key returns") }
+        try await pick.press("Escape")
+        try await pick.waitFor("the panes back") { $0.contains("Albums") && $0.contains("a.jpg") && !$0.contains(PickKeys.previewHelp) }
         try await pick.press("g")
         try await pick.waitFor("the grid heading") { $0.split(separator: "\n").dropFirst().first?.contains("Grid") == true }
         try await pick.press("Space")

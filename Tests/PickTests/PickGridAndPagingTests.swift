@@ -22,22 +22,22 @@ import Testing
         #expect(list.count == 12)
     }
 
-    @Test func endAndSlashNeedTheWholeAlbumOnlyInAnIncompletePhotoList() {
+    @Test func endNeedsTheLastPageAndSlashTheWholeAlbumOnlyInAnIncompletePhotoList() {
         let state = SessionState(name: "s", title: "T", width: 100, height: 100, maxSelection: 10, selectionCount: 0,
                                  album: "Big", albumIndex: 2, photo: "p1.jpg", photoIndex: 1, photoCount: 3, message: "")
         var m = PickerModel(session: state, single: false)
         m.photos.replace((1...3).map(photo))
         m.photosTotal = 10_050
         m.focus = .photos
-        #expect(PhotoPaging.needsWholeAlbum(.end, m))
-        #expect(PhotoPaging.needsWholeAlbum(.character("G"), m))
-        #expect(PhotoPaging.needsWholeAlbum(.character("/"), m))
-        #expect(!PhotoPaging.needsWholeAlbum(.down, m))
+        #expect(PhotoPaging.need(.end, m) == .lastPage)
+        #expect(PhotoPaging.need(.character("G"), m) == .lastPage)
+        #expect(PhotoPaging.need(.character("/"), m) == .wholeAlbum)
+        #expect(PhotoPaging.need(.down, m) == nil)
         m.focus = .albums
-        #expect(!PhotoPaging.needsWholeAlbum(.end, m), "End in the album list moves there")
+        #expect(PhotoPaging.need(.end, m) == nil, "End in the album list moves there")
         m.focus = .photos
         m.photosTotal = 3
-        #expect(!PhotoPaging.needsWholeAlbum(.end, m), "all loaded")
+        #expect(PhotoPaging.need(.end, m) == nil, "all loaded")
     }
 
     @Test func gJumpsToTheLastLoadedPhotoLikeEnd() {

@@ -70,11 +70,34 @@ import Testing
         #expect(m.handle(.interrupt, layout: layout) == [.cancel])
     }
 
-    @Test func gTogglesTheGridAndPOpensThePreviewThatAnyKeyCloses() {
+    @Test func gTogglesTheGridAndPOpensThePreviewThatEscCloses() {
         var m = model(photo: 1)
         #expect(m.handle(.character("g"), layout: layout) == [.redrawAll] && m.mode == .grid)
         #expect(m.handle(.character("p"), layout: layout) == [.redrawAll] && m.mode == .preview)
-        #expect(m.handle(.character("x"), layout: layout) == [.redrawAll] && m.mode == .grid)  // back where it was opened (issue 24)
+        #expect(m.handle(.character("x"), layout: layout) == [] && m.mode == .preview, "a key without a meaning stays")
+        #expect(m.handle(.escape, layout: layout) == [.redrawAll] && m.mode == .grid)  // back where it was opened (issue 24)
+    }
+
+    /// Issue 24 item 4: the preview steps through the album and picks, like nsxiv's image mode.
+    @Test func thePreviewStepsWithNAndPAndArrowsPicksWithSpaceAndEscKeepsThePhotoSteppedTo() {
+        var m = model(photo: 1)
+        m.focus = .photos
+        #expect(m.handle(.character("p"), layout: layout) == [.redrawAll] && m.mode == .preview)
+        #expect(m.handle(.character("n"), layout: layout) == [.selectPhoto(index: 2)])
+        m.session.photoIndex = 2
+        #expect(m.handle(.right, layout: layout) == [.selectPhoto(index: 3)])
+        m.session.photoIndex = 3
+        #expect(m.handle(.character("n"), layout: layout) == [], "no step past the last photo")
+        #expect(m.handle(.left, layout: layout) == [.selectPhoto(index: 2)])
+        m.session.photoIndex = 2
+        #expect(m.handle(.character(" "), layout: layout) == [.togglePhoto(index: 2)])
+        m.picks = ["Kyoto/p2.jpg"]
+        let status = PickRenderer.previewStatus(m, 160)
+        #expect(status.contains("✓1 picked") && status.contains("1 of 10 picked"), "\(status)")
+        #expect(m.handle(.character("p"), layout: layout) == [.selectPhoto(index: 1)], "p is the previous photo in the preview")
+        #expect(m.mode == .preview)
+        #expect(m.handle(.escape, layout: layout) == [.redrawAll] && m.mode == .panes)
+        #expect(m.photos.current?.index == 1, "the list stays on the photo stepped to")
     }
 
     @Test func inTheGridUpAndDownMoveByARow() {

@@ -17,6 +17,13 @@ The scenario: wait for the picker's key help, wait for a picture, press j (next 
 next picture, press q. Prints a JSON line: {"exit": code, "timeout": bool, "steps_left": n,
 "next_picture_ms": from pressing j to the start of the next picture}. The recording holds every
 byte the picker wrote to the terminal; the command's stdout goes to STDOUT.
+
+--burst=N (before --) presses the key N times, --gap-ms=G apart (default 20), then waits for the
+picture and one quiet second more; the JSON adds "pictures_after_last_key" (pictures begun after the
+last key) and "burst_ms" (from the last key's byte to the end of the picture's frame).
+--repeat=N presses the key N times, each after the previous picture is whole; the JSON adds
+"latencies_ms" (each key's byte to the end of its picture's frame) and "first_picture_ms" (from
+the start to the end of the first picture's frame). Figures for benchmarks, never for assertions.
 """
 import fcntl
 import json
@@ -68,8 +75,21 @@ def main():
     seen = b""
     # --key=K (before --) presses K instead of j for the second picture (g: the thumbnail grid).
     key = next((a.split("=", 1)[1] for a in sys.argv[8:sys.argv.index("--")] if a.startswith("--key=")), "j")
-    steps = [("wait", b"Space pick"), ("wait-picture", None), ("send", key.encode()), ("wait-picture", None),
-             ("send", b"q")]
+    options = dict(a[2:].split("=", 1) for a in sys.argv[8:sys.argv.index("--")] if a.startswith("--") and "=" in a)
+    burst, repeat = int(options.get("burst", "0")), int(options.get("repeat", "0"))
+    gap = int(options.get("gap-ms", "20")) / 1000
+    steps = [("wait", b"Space pick"), ("wait-picture", None)]
+    if burst:
+        for n in range(burst):
+            steps += [("send", key.encode())] + ([("sleep", gap)] if n < burst - 1 else [])
+        steps += [("wait-picture", None), ("sleep", 1.0)]
+    else:
+        steps += [("send", key.encode()), ("wait-picture", None)] * max(1, repeat)
+    steps.append(("send", b"q"))
+    started = time.monotonic()
+    first_picture_ms = None
+    latencies = []
+    marks = []
     mark = 0
     sent_at = None
     picture_at = None
@@ -81,12 +101,21 @@ def main():
             os.write(master, steps.pop(0)[1])
             mark = len(seen)
             sent_at = time.monotonic()
+            marks.append(mark)
+            continue
+        if steps and steps[0][0] == "sleep" and len(steps[0]) == 2:
+            steps[0] = ("sleep", time.monotonic() + steps[0][1], True)
+        if steps and steps[0][0] == "sleep" and time.monotonic() >= steps[0][1]:
+            steps.pop(0)
             continue
         if time.time() > deadline:
             timed_out = True
             child.kill()
             break
-        ready, _, _ = select.select([master], [], [], 0.05)
+        wait = 0.05
+        if steps and steps[0][0] == "sleep":
+            wait = max(0.0, min(wait, steps[0][1] - time.monotonic()))
+        ready, _, _ = select.select([master], [], [], wait)
         if ready:
             try:
                 data = os.read(master, 65536)
@@ -101,7 +130,7 @@ def main():
         elif child.poll() is not None:
             break
         if steps:
-            kind, arg = steps[0]
+            kind, arg = steps[0][0], steps[0][1]
             if kind == "wait" and arg in seen[mark:]:
                 steps.pop(0)
             elif kind == "wait-picture" and PICTURE[mode] in seen[mark:]:
@@ -113,14 +142,26 @@ def main():
                     continue
                 steps.pop(0)
                 mark = len(seen)
+                now = time.monotonic()
                 if sent_at is not None:
                     next_picture_ms = round((picture_at - sent_at) * 1000, 1)
+                    latencies.append(round((now - sent_at) * 1000, 1))
+                else:
+                    first_picture_ms = round((now - started) * 1000, 1)
                 picture_at = None
     code = child.wait()
     with open(recording, "wb") as f:
         f.write(seen)
-    print(json.dumps({"exit": code, "timeout": timed_out, "steps_left": len(steps),
-                      "next_picture_ms": next_picture_ms}))
+    summary = {"exit": code, "timeout": timed_out, "steps_left": len(steps), "next_picture_ms": next_picture_ms,
+               "first_picture_ms": first_picture_ms}
+    if burst:
+        # The q at the end is the last key sent: count from the burst's last key, the one before it.
+        tail = seen[marks[-2]:marks[-1]] if len(marks) > 1 else b""
+        summary["pictures_after_last_key"] = tail.count(PICTURE[mode])
+        summary["burst_ms"] = latencies[-1] if latencies else None
+    if repeat:
+        summary["latencies_ms"] = latencies
+    print(json.dumps(summary))
 
 
 if __name__ == "__main__":

@@ -36,12 +36,14 @@ let pickCommand = CommandSpec(
           ↑ ↓ / j k       move (in the photo list the photo becomes current at once)
           Tab, → l, ← h   switch pane (in the grid: move left/right)
           Enter           on an album: open it; in the photo list: accept; in the grid: the preview
-          Home, End G     first / last (a long album loads in pages of 10,000 as you scroll; End loads the rest)
+          Home, End G     first / last (a long album loads in pages as you scroll; End asks for the last page)
           Space           pick / unpick the current photo (refused at the maximum)
-          /               filter the focused list as you type (Enter keeps it, Esc clears it); over the whole album
+          /               filter the focused list as you type, fuzzily as fzf does (best match first, matched
+                          characters underlined, N/M in the heading; Enter keeps it, Esc clears it); over the whole album
           g               thumbnail grid on/off (drawn by pickerd in every graphics mode: PNG, sixel or symbols);
                           its heading shows the page, "page 3/56"
-          p               the current photo full-screen; any key returns to where you were (list or grid)
+          p               the current photo full-screen: n → ↓ j next, p ← ↑ k previous (Home/End first/last),
+                          Space picks (the badge shows "✓2 picked"), Esc q Enter back to the list or grid
           ?               every key on one screen; any key closes it
           Esc q Ctrl-C    cancel (exit 3)
           mouse           click selects, wheel scrolls

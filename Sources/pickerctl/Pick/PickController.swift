@@ -28,6 +28,9 @@ final class PickController {
     private let pictures: PickPictures
     private var outcome: PickOutcome? = nil
     private let startsOnAlbums: Bool
+    /// `selectPhoto`s posted and not yet heard back from, by ticket (the album position asked for).
+    private var asks = PhotoAsks()
+    private var askTickets: [Int: Int] = [:]
 
     init(terminal: TerminalSession, daemon: PickDaemon, events: PickerConnection, signals: SignalDescriptor,
          backend: GraphicsBackend, layout: PickLayout, start: PickStart, libraryRoot: String, single: Bool) {
@@ -60,7 +63,9 @@ final class PickController {
         while outcome == nil {
             let ready: [Bool]
             do {
-                ready = try Terminal.waitReadable([terminal.descriptor, events.descriptor, signals.descriptor], timeoutMilliseconds: -1)
+                let timeout = daemon.hasArrivals ? 0 : pictures.pollTimeout()
+                ready = try Terminal.waitReadable([terminal.descriptor, events.descriptor, signals.descriptor, daemon.descriptor],
+                                                  timeoutMilliseconds: timeout)
             } catch {
                 throw CLIError(message: "pick: \(error)", exitCode: .failure)
             }
@@ -68,7 +73,11 @@ final class PickController {
             if ready[2] { full = try handleSignals() || full }
             if ready[1] { try handleEvents() }
             if ready[0] { full = try handleInput() || full }
-            if outcome == nil { draw(full: full) }
+            if outcome == nil { try handleReplies(readable: ready[3]) }
+            if outcome == nil {
+                draw(full: full)
+                pictures.tick(on: terminal)
+            }
         }
         return outcome ?? .cancelled
     }
@@ -84,7 +93,11 @@ final class PickController {
             // The help overlay covers the whole screen, and leaves nothing behind when it closes.
             let helpWasShown = model.helpShown
             defer { if model.helpShown != helpWasShown { full = true } }
-            if PhotoPaging.needsWholeAlbum(input, model) { try PhotoPaging.load(&model, count: Int.max, from: daemon) }
+            switch PhotoPaging.need(input, model) {
+            case .lastPage: try PhotoPaging.loadLast(&model, from: daemon)
+            case .wholeAlbum: try PhotoPaging.load(&model, count: Int.max, from: daemon)
+            case nil: break
+            }
             for action in model.handle(input, layout: layout) {
                 try perform(action)
             }
@@ -96,6 +109,7 @@ final class PickController {
     private func perform(_ action: PickAction) throws(CLIError) {
         switch action {
         case .openAlbum(let index):
+            asks.overtaken()
             model.session = try daemon.state(.selectAlbum(session: daemon.session, .index(index)))
             model.photos.setFilter("")
             try PhotoPaging.reload(&model, from: daemon)
@@ -103,7 +117,7 @@ final class PickController {
                 model.session = try daemon.state(.selectPhoto(session: daemon.session, .index(first.index)))
             }
         case .selectPhoto(let index):
-            model.session = try daemon.state(.selectPhoto(session: daemon.session, .index(index)))
+            askForPhoto(index)
         case .togglePhoto(let index):
             do throws(CLIError) {
                 _ = try daemon.call(.toggle(session: daemon.session, .index(index)))
@@ -139,8 +153,9 @@ final class PickController {
                 continue
             }
             if change == .closed { throw CLIError(message: "session '\(daemon.session)' was closed", exitCode: .nothingSelected) }
+            if change == .photo, asks.isOldNews(state) { continue }
             let albumChanged = state.album != model.session.album
-            model.session = state
+            takeSession(state)
             if albumChanged { try reloadPhotos() }
             if change == .selection { try refreshSelection() }
         }
@@ -151,7 +166,11 @@ final class PickController {
             // The current photo rewritten on disk: its message (size, or the broken reason) is new,
             // and pickerd sends no session event for that.
             if let current = currentPhotoPath, changedPhotos.contains(current) {
-                model.session = try daemon.state(.sessionShow(name: daemon.session))
+                let message = model.session.message
+                takeSession(try daemon.state(.sessionShow(name: daemon.session)))
+                // Rewritten (a new size), or found broken by another: its picture again. Not when the
+                // failure was this very picture's (same message): that would ask for it forever.
+                if model.session.message != message { model.pictureRevision += 1 }
             }
         }
         if libraryChanged {
@@ -186,7 +205,7 @@ final class PickController {
     private func resizeSession() throws(CLIError) {
         let pane = paneSize
         guard pane != PaneSize(width: model.session.width, height: model.session.height) else { return }
-        model.session = try daemon.state(.sessionResize(name: daemon.session, width: pane.width, height: pane.height))
+        takeSession(try daemon.state(.sessionResize(name: daemon.session, width: pane.width, height: pane.height)))
     }
 
     /// A new sixel limit from the terminal (after a resize): refit the pane. Returns whether it changed.
@@ -197,6 +216,57 @@ final class PickController {
         layout.pictureLimit = limit
         try resizeSession()
         return true
+    }
+
+    // MARK: the current photo, asked for without waiting
+
+    /// Moves the session to album position `index` without waiting for pickerd: the list shows it at
+    /// once and the picture is asked for right behind (pickerd runs a session's requests in order).
+    private func askForPhoto(_ index: Int) {
+        guard index != (asks.lastAsked ?? model.session.photoIndex) else { return }
+        do throws(CLIError) {
+            let ticket = try daemon.post(.selectPhoto(session: daemon.session, .index(index)))
+            asks.asked(index, ticket: ticket)
+            askTickets[ticket] = index
+        } catch {
+            model.notice = error.message
+            return
+        }
+        // What pick knows of the photo until pickerd answers: its name; the message comes with the reply.
+        model.session.photoIndex = index
+        model.session.photo = model.photos.items.first { $0.index == index }?.name
+        model.session.message = ""
+    }
+
+    /// Replies to posted requests: the photo asks' and the pictures'.
+    private func handleReplies(readable: Bool) throws(CLIError) {
+        for (ticket, reply) in try daemon.arrivals(readable: readable) {
+            guard let index = askTickets.removeValue(forKey: ticket) else {
+                pictures.arrived(ticket, reply, layout: layout, on: terminal)
+                continue
+            }
+            let failed: Int? = if case .error = reply { index } else { nil }
+            guard asks.replied(ticket, failedFor: failed) else { continue }
+            switch reply {
+            case .session(let state): model.session = state  // the newest ask: the session as the user left it
+            case .error(let e):
+                model.notice = e.message
+                takeSession(try daemon.state(.sessionShow(name: daemon.session)))
+                followCurrentPhoto()
+            default: throw unexpected(reply)
+            }
+        }
+    }
+
+    /// The session as pickerd tells it; while pick's own photo asks are on the way, the photo they asked
+    /// for stays (the state told is older than them).
+    private func takeSession(_ state: SessionState) {
+        let current = model.session
+        model.session = state
+        guard asks.lastAsked != nil else { return }
+        model.session.photo = current.photo
+        model.session.photoIndex = current.photoIndex
+        model.session.message = current.message
     }
 
     // MARK: daemon state

@@ -1,38 +1,61 @@
 import PickerClient
 import PickerProtocol
+import PickerSystem
 
-/// The picker's calls to pickerd, on one connection, with errors as `CLIError`s. pickerd closes a
-/// connection left idle (`--idle-timeout`, 60 s by default) while the user looks at a photo: the call is
-/// made once more on a new connection. A connection that cannot be made again is "daemon gone"
-/// (exit 5): pick cannot go on without it.
+/// The picker's calls to pickerd, on one connection, with errors as `CLIError`s: calls that wait for
+/// their reply, and posted requests (the picture, the current photo) that do not (`PipelinedConnection`).
+/// pickerd closes a connection left idle (`--idle-timeout`, 60 s by default) while the user looks at
+/// a photo: the call is made once more on a new connection. A connection that cannot be made again is
+/// "daemon gone" (exit 5): pick cannot go on without it.
 final class PickDaemon {
-    private var connection: PickerConnection
-    private let reconnect: () throws(ClientError) -> PickerConnection
+    private let pipeline: PipelinedConnection
     let session: String
 
     init(connection: PickerConnection, session: String, reconnect: @escaping () throws(ClientError) -> PickerConnection) {
-        self.connection = connection
+        pipeline = PipelinedConnection(connection: connection, reconnect: reconnect)
         self.session = session
-        self.reconnect = reconnect
     }
 
     func call(_ request: Request) throws(CLIError) -> Reply {
         do {
-            return try onConnection { c throws(ClientError) in try c.call(request) }
+            return try pipeline.call(request)
         } catch {
             throw PickDaemon.cliError(error)
         }
     }
 
-    /// `body` on the connection; once more on a new one when pickerd had closed it.
-    private func onConnection<T>(_ body: (PickerConnection) throws(ClientError) -> T) throws(ClientError) -> T {
+    // MARK: requests in flight (the picture, the current photo)
+
+    /// Sends without waiting: the reply comes out of `arrivals()` under the ticket returned.
+    func post(_ request: Request) throws(CLIError) -> Int {
         do {
-            return try body(connection)
+            return try pipeline.post(request)
         } catch {
-            guard case .connectionLost = error else { throw error }
-            connection = try reconnect()
-            return try body(connection)
+            throw PickDaemon.cliError(error)
         }
+    }
+
+    /// Stops a posted request; its reply (`cancelled`) still arrives.
+    func cancel(_ ticket: Int) { pipeline.cancel(ticket) }
+
+    /// The descriptor to poll for replies to posted requests.
+    var descriptor: Int32 { pipeline.descriptor }
+
+    /// Replies read already: poll must not wait while there are some.
+    var hasArrivals: Bool { pipeline.hasArrivals }
+
+    /// Reads what the daemon sent (`readable`: its descriptor polled readable) and hands over the replies
+    /// to posted requests that have arrived. A call made since the poll may have read it all already:
+    /// the socket is asked again, so the read never blocks.
+    func arrivals(readable: Bool) throws(CLIError) -> [(ticket: Int, reply: Reply)] {
+        if readable, (try? Terminal.waitReadable([descriptor], timeoutMilliseconds: 0))?.first == true {
+            do throws(ClientError) {
+                try pipeline.readArrivals()
+            } catch {
+                throw PickDaemon.cliError(error)
+            }
+        }
+        return pipeline.takeArrivals()
     }
 
     static func cliError(_ error: ClientError) -> CLIError {
@@ -74,12 +97,12 @@ final class PickDaemon {
     /// connection stays, docs/PROTOCOL.md): ask again without it, and the list just has no marks.
     private func callPhotosPage(_ request: PhotosPageRequest) throws(ClientError) -> Reply {
         do {
-            return try onConnection { c throws(ClientError) in try c.call(.photosPage(request)) }
+            return try pipeline.call(.photosPage(request))
         } catch {
             guard request.markBroken, case .server(let e) = error, e.code == .malformedFrame else { throw error }
             var plain = request
             plain.markBroken = false
-            return try onConnection { c throws(ClientError) in try c.call(.photosPage(plain)) }
+            return try pipeline.call(.photosPage(plain))
         }
     }
 
@@ -100,7 +123,7 @@ final class PickDaemon {
     func openSession(width: Int, height: Int, maxSelection: Int?) throws(CLIError) -> (SessionState, host: PaneSize?) {
         let reply: Reply
         do throws(ClientError) {
-            reply = try connection.call(.sessionShow(name: session))
+            reply = try pipeline.call(.sessionShow(name: session))
         } catch {
             guard case .server(let e) = error, e.code == .noSuchSession else { throw PickDaemon.cliError(error) }
             let params = NewSession(name: session, width: width, height: height, maxSelection: maxSelection)

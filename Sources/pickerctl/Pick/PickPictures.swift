@@ -1,27 +1,46 @@
 import PickerProtocol
+import PickerSystem
 
 /// What the right-hand side shows; a new key means the old picture is erased and a new one drawn.
 enum PictureKey: Equatable {
-    case photo(String, message: String, CellRect)
+    /// The current photo by name and album position; `revision` moves when its file was rewritten.
+    case photo(String, index: Int?, revision: Int, CellRect)
     case grid(album: String, picks: [String], current: Int?, CellRect)
     case preview(String, CellRect)
     case empty(CellRect)
+    /// The filter matches nothing: no photo's picture, and a line saying so.
+    case noMatch(CellRect)
     /// The `?` overlay: text only, drawn by the renderer.
     case help(CellRect)
 
     var rect: CellRect {
         switch self {
-        case .photo(_, _, let r), .grid(_, _, _, let r), .preview(_, let r), .empty(let r), .help(let r): return r
+        case .photo(_, _, _, let r), .grid(_, _, _, let r), .preview(_, let r), .empty(let r), .noMatch(let r), .help(let r): return r
         }
     }
 }
 
 /// The image pane: fetches the daemon's picture for what the model shows and draws it with the back-end,
 /// erasing the previous one first, so no stale picture stays on screen.
+///
+/// The photo and the preview are asked for without waiting (issue 24 item 9): keys are read while the
+/// picture is on its way, and it is drawn when it arrives (`arrived`) if it is still the one wanted.
+/// A newer picture cancels the older one in flight; and while the picture keeps changing quicker than
+/// `settle` (a held `j`), it is asked for once the keys pause, so a burst of keys decodes the first
+/// photo and the one the user stops on, not every photo passed on the way.
 final class PickPictures {
     private let backend: GraphicsBackend
     private let daemon: PickDaemon
+    /// What is on screen, or on its way (`fetch`, `due`).
     private var shown: PictureKey? = nil
+    /// The picture request in flight, and what it is for.
+    private var fetch: (ticket: Int, key: PictureKey, request: Request)? = nil
+    /// A picture request waiting for the keys to pause, and when it is due (monotonic seconds).
+    private var due: (key: PictureKey, request: Request, at: Double)? = nil
+    /// When the wanted picture last changed.
+    private var lastChange = -Double.infinity
+    /// Pictures changing quicker than this are keys held or typed in a burst.
+    static let settle = 0.06
 
     init(backend: GraphicsBackend, daemon: PickDaemon) {
         self.backend = backend
@@ -32,6 +51,9 @@ final class PickPictures {
     func forget(_ terminal: TerminalSession) {
         if let old = shown { terminal.write(backend.erase(old.rect)) }
         shown = nil
+        due = nil
+        if let old = fetch { daemon.cancel(old.ticket) }
+        fetch = nil
     }
 
     /// Erases the picture on screen when a different one is wanted: called before the text is redrawn,
@@ -47,13 +69,14 @@ final class PickPictures {
         shown = key
         switch key {
         case .empty(let rect): terminal.write(ScreenText.blank(rect))
+        case .noMatch(let rect): terminal.write(ScreenText.blank(rect) + note("no match", in: rect))
         case .help: break
-        case .photo(_, _, let rect):
-            draw(backend.imageRequest(session: daemon.session, rect: rect), in: rect, layout: layout, on: terminal)
+        case .photo(_, _, _, let rect):
+            ask(backend.imageRequest(session: daemon.session, rect: rect), for: key, on: terminal)
         case .preview(_, let rect):
             terminal.write(ScreenText.blank(rect))
-            draw(backend.previewRequest(session: daemon.session, rect: rect, pixels: layout.picturePixels(of: rect)), in: rect,
-                 layout: layout, on: terminal)
+            ask(backend.previewRequest(session: daemon.session, rect: rect, pixels: layout.picturePixels(of: rect)), for: key,
+                on: terminal)
         case .grid(_, _, _, let rect):
             drawGrid(model: &model, layout: layout, rect: rect, on: terminal)
         }
@@ -69,22 +92,71 @@ final class PickPictures {
             guard let album = model.session.album else { return .empty(layout.imagePane) }
             return .grid(album: album, picks: model.picks, current: model.session.photoIndex, layout.imagePane)
         case .panes:
+            if model.filterMatchesNothing { return .noMatch(layout.imagePane) }
             guard let photo = model.session.photo else { return .empty(layout.imagePane) }
-            return .photo(photo, message: model.session.message, layout.imagePane)
+            return .photo(photo, index: model.session.photoIndex, revision: model.pictureRevision, layout.imagePane)
         }
     }
 
-    private func draw(_ request: Request?, in rect: CellRect, layout: PickLayout, on terminal: TerminalSession) {
+    /// Asks for `key`'s picture: at once, or, while pictures change in quick succession, once keys pause.
+    private func ask(_ request: Request?, for key: PictureKey, on terminal: TerminalSession) {
         guard let request else {
-            terminal.write(note("(no pictures: --graphics \(backend.kind.rawValue))", in: rect))
+            terminal.write(note("(no pictures: --graphics \(backend.kind.rawValue))", in: key.rect))
             return
         }
+        let now = monotonicNow()
+        defer { lastChange = now }
+        if now - lastChange < Self.settle {
+            due = (key, request, now + Self.settle)
+        } else {
+            post(request, for: key, on: terminal)
+        }
+    }
+
+    private func post(_ request: Request, for key: PictureKey, on terminal: TerminalSession) {
         do throws(CLIError) {
-            let reply = try daemon.call(request)
-            guard case .image(let image) = reply else { throw unexpected(reply) }
-            terminal.write(drawOrRefuse(image, in: rect, layout: layout, centred: true))
+            fetch = (try daemon.post(request), key, request)
         } catch {
-            terminal.write(note(error.message, in: rect))
+            terminal.write(note(error.message, in: key.rect))
+        }
+    }
+
+    /// How long poll may wait before a picture is due (-1: none waiting).
+    func pollTimeout() -> Int32 {
+        guard let due else { return -1 }
+        return Int32(max(0, min(1000, ((due.at - monotonicNow()) * 1000).rounded(.up))))
+    }
+
+    /// Asks for the picture waiting for a pause, once the keys have paused for `settle`.
+    func tick(on terminal: TerminalSession) {
+        guard let waiting = due else { return }
+        let now = monotonicNow()
+        if now - lastChange < Self.settle {
+            due?.at = lastChange + Self.settle
+            return
+        }
+        due = nil
+        post(waiting.request, for: waiting.key, on: terminal)
+    }
+
+    /// A reply to a posted picture request: drawn when it is the picture wanted, else dropped.
+    func arrived(_ ticket: Int, _ reply: Reply, layout: PickLayout, on terminal: TerminalSession) {
+        guard let pending = fetch, pending.ticket == ticket else { return }
+        fetch = nil
+        guard pending.key == shown else { return }
+        let rect = pending.key.rect
+        terminal.write(PickRenderer.syncBegin)
+        defer { terminal.write(PickRenderer.syncEnd) }
+        switch reply {
+        case .image(let image):
+            terminal.write(drawOrRefuse(image, in: rect, layout: layout, centred: true))
+        case .error(let e) where e.code == .cancelled:
+            // Superseded by another image request on the session (another client's): ask again.
+            post(pending.request, for: pending.key, on: terminal)
+        case .error(let e):
+            terminal.write(note(e.message, in: rect))
+        default:
+            terminal.write(note(unexpected(reply).message, in: rect))
         }
     }
 

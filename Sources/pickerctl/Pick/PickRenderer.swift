@@ -44,7 +44,7 @@ struct PickRenderer {
         rows[layout.headerRow] = ScreenRow(column: 0, text: header(model, layout.columns))
         if model.helpShown { return rows.merging(PickHelp.rows(layout)) { _, help in help } }
         if model.mode == .preview {
-            rows[layout.helpRow] = ScreenRow(column: 0, text: "\u{1b}[2m" + fit("any key returns", layout.columns))
+            rows[layout.helpRow] = ScreenRow(column: 0, text: previewStatus(model, layout.columns))
             return rows
         }
         rows[1] = ScreenRow(column: 0, text: headings(model, layout))
@@ -59,6 +59,18 @@ struct PickRenderer {
         return rows
     }
 
+    static let previewHelp = "n → next  p ← previous  Space pick  Esc back  ? help"
+
+    /// The preview's bottom row: the current photo's pick badge, the count, and its keys.
+    static func previewStatus(_ model: PickerModel, _ width: Int) -> String {
+        let path = model.photos.items.first { $0.index == model.session.photoIndex }?.path
+        let badge = path.flatMap(model.pickNumber(of:)).map { "✓\($0) picked  " } ?? ""
+        let position = model.session.photoIndex.map { "\($0)/\(model.photosTotal)  " } ?? ""
+        let text = position + model.pickCountText + (model.notice.isEmpty ? "" : "  " + shown(model.notice)) + "   " + previewHelp
+        let rest = "\u{1b}[2m" + fit(text, max(1, width - TerminalColumns.width(of: badge)))
+        return badge.isEmpty ? rest : "\u{1b}[1;32m" + badge + "\u{1b}[0m" + rest
+    }
+
     /// Title top-left (bold), message top-right.
     static func header(_ model: PickerModel, _ width: Int) -> String {
         let title = shown(model.session.title)
@@ -69,11 +81,12 @@ struct PickRenderer {
     }
 
     private static func headings(_ model: PickerModel, _ layout: PickLayout) -> String {
-        let albumTitle = model.focus == .albums && !model.albums.filter.isEmpty ? "Albums /\(shown(model.albums.filter))" : "Albums"
+        let albumTitle = model.focus == .albums && !model.albums.filter.isEmpty
+            ? "Albums /\(shown(model.albums.filter))  \(model.albums.count)/\(model.albums.items.count)" : "Albums"
         let photoTitle = model.focus == .photos && !model.photos.filter.isEmpty
-            ? "Photos /\(shown(model.photos.filter))" : "Photos (\(model.photosTotal))"
+            ? "Photos /\(shown(model.photos.filter))  \(model.photos.count)/\(model.photos.items.count)" : "Photos (\(model.photosTotal))"
         let imageTitle = model.mode == .grid ? "Grid" + (model.gridPage.map { "  page \($0.page)/\($0.pages)" } ?? "")
-            : shown(model.session.photo ?? "")
+            : model.filterMatchesNothing ? "" : shown(model.session.photo ?? "")
         return "\u{1b}[4m" + fit(albumTitle, layout.albumPane.width) + " " + fit(photoTitle, layout.photoPane.width) + " "
             + fit(imageTitle, layout.imagePane.width)
     }
@@ -81,14 +94,15 @@ struct PickRenderer {
     private static func albumRow(_ model: PickerModel, at row: Int, width: Int) -> String {
         guard let album = model.albums.item(atRow: row) else { return String(repeating: " ", count: width) }
         let open = album.name == model.session.album ? "▸" : " "
-        let text = fit(open + shown(album.name) + " (\(album.photoCount))", width)
+        let text = open + highlighted(fit(shown(album.name) + " (\(album.photoCount))", width - 1), album.name,
+                                      model.albums.matchedPositions(atRow: row))
         return style(row == model.albums.cursor, focused: model.focus == .albums) + text
     }
 
     private static func photoRow(_ model: PickerModel, at row: Int, width: Int) -> String {
         guard let photo = model.photos.item(atRow: row) else { return String(repeating: " ", count: width) }
         let cursor = photo.index == model.session.photoIndex
-        let name = fit(shown(photo.name), width - 4)
+        let name = highlighted(fit(shown(photo.name), width - 4), photo.name, model.photos.matchedPositions(atRow: row))
         // A broken photo: a red ✗ (with its pick number, if picked before it was found broken) and a dim
         // name; the reason is in the message when it is current.
         if photo.broken != nil {
@@ -119,6 +133,23 @@ struct PickRenderer {
 
     /// Control characters shown escaped: names and titles never reach the terminal raw.
     static func shown(_ text: String) -> String { InertText.escaped(text) }
+
+    /// `fitted` (a name cut or padded to its cell) with the characters the filter matched in `name`
+    /// underlined in green, as fzf shows them. A name that had to be escaped is shown plain: its
+    /// characters no longer sit where they were matched.
+    static func highlighted(_ fitted: String, _ name: String, _ positions: [Int]) -> String {
+        guard !positions.isEmpty, shown(name) == name else { return fitted }
+        let marked = Set(positions)
+        var out = ""
+        var inside = false
+        for (i, scalar) in fitted.unicodeScalars.enumerated() {
+            let on = marked.contains(i) && i < name.unicodeScalars.count
+            if on != inside { out += on ? "\u{1b}[4;32m" : "\u{1b}[24;39m" }
+            inside = on
+            out.unicodeScalars.append(scalar)
+        }
+        return inside ? out + "\u{1b}[24;39m" : out
+    }
 
     /// Cut or pad to exactly `width` terminal columns (a wide character takes two).
     static func fit(_ text: String, _ width: Int) -> String {

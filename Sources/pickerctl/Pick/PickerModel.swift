@@ -23,7 +23,9 @@ struct PickerModel {
     var photos = PickList<PhotoInfo>(label: \.name)
     /// Photos in the open album; `photos` holds the pages loaded so far (PhotoPaging).
     var photosTotal = 0
-    var photosComplete: Bool { photos.items.count >= photosTotal }
+    /// Positions in `photos` holding stand-ins, not loaded yet (End jumped over them; PhotoPaging).
+    var photoGaps: [Range<Int>] = []
+    var photosComplete: Bool { photos.items.count >= photosTotal && photoGaps.isEmpty }
     var focus = Focus.albums
     var mode = Mode.panes
     /// Where the preview returns to (the panes or the grid it was opened from).
@@ -35,6 +37,8 @@ struct PickerModel {
     /// Typing into the filter of the focused list.
     var filterEditing = false
     var session: SessionState
+    /// Moves when the current photo's file was rewritten: its picture is fetched again.
+    var pictureRevision = 0
     /// Picked photos' paths (relative to the library root), in pick order.
     var picks: [String] = []
     /// A one-line note for the status row (refusals, errors); cleared by the next key.
@@ -60,10 +64,7 @@ struct PickerModel {
             helpShown = false
             return [.redrawAll]
         }
-        if mode == .preview {
-            mode = previewReturn
-            return [.redrawAll]
-        }
+        if mode == .preview { return handlePreviewKey(input) }
         if filterEditing { return handleFilterKey(input) }
         switch input {
         case .interrupt, .escape, .character("q"): return [.cancel]
@@ -117,6 +118,9 @@ struct PickerModel {
         return afterFilter()
     }
 
+    /// The photo filter leaves no photo: the picture pane says "no match" instead of a photo.
+    var filterMatchesNothing: Bool { focus == .photos && !photos.filter.isEmpty && photos.count == 0 }
+
     var currentFilter: String { focus == .albums ? albums.filter : photos.filter }
 
     private mutating func setFilter(_ text: String) {
@@ -145,7 +149,35 @@ struct PickerModel {
         return [.redraw]
     }
 
-    /// Full screen; any key comes back to the mode it was opened from.
+    /// The preview steps through the album (n/p, arrows, j/k), picks (Space), and returns to where it
+    /// was opened from (Esc, q, Enter, Backspace), with the photo stepped to current (issue 24 item 4).
+    private mutating func handlePreviewKey(_ input: TerminalInput) -> [PickAction] {
+        switch input {
+        case .interrupt: return [.cancel]
+        case .character("n"), .right, .down, .character("j"), .character("l"), .pageDown: return stepPreview(by: 1)
+        case .character("p"), .left, .up, .character("k"), .character("h"), .pageUp: return stepPreview(by: -1)
+        case .home: return stepPreview(by: -Int(Int32.max))
+        case .end, .character("G"): return stepPreview(by: Int(Int32.max))
+        case .character(" "): return togglePick()
+        case .character("?"):
+            helpShown = true
+            return [.redrawAll]
+        case .escape, .character("q"), .enter, .backspace:
+            mode = previewReturn
+            return [.redrawAll]
+        default: return []
+        }
+    }
+
+    /// The next or previous photo of the list (its filter kept), full-screen in its turn.
+    private mutating func stepPreview(by delta: Int) -> [PickAction] {
+        focus = .photos
+        if let index = session.photoIndex, photos.current?.index != index { photos.moveCursor { $0.index == index } }
+        guard photos.move(by: delta), let p = photos.current else { return [] }
+        return [.selectPhoto(index: p.index)]
+    }
+
+    /// Full screen, from the panes or the grid; Esc comes back to the mode it was opened from.
     private mutating func openPreview() -> [PickAction] {
         guard session.photo != nil else { notice = "no photo to preview"; return [.redraw] }
         previewReturn = mode
