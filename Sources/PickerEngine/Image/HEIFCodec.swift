@@ -47,7 +47,7 @@ enum HEIFContainer {
         // Headers are reported as declared (the decoder refuses what is over the cap), so
         // libheif's own limit here is only its largest side.
         let status = withUnsafeMutablePointer(to: &source) { pointer in
-            pk_heif_info(readCallback, pointer, size, UInt64(Int32.max), ImageHeaderReader.maxExifBytes,
+            pk_heif_info(HeaderReadCallback.read, pointer, size, UInt64(Int32.max), ImageHeaderReader.maxExifBytes,
                          &info, &message)
         }
         defer { pk_free(info.exif) }
@@ -58,17 +58,6 @@ enum HEIFContainer {
                 .dateTimeOriginal
         }
         return header
-    }
-
-    /// libheif's reads, served by `HeaderBytes` (a window of the file, refilled by `pread`).
-    private static let readCallback: pk_read_fn = { context, offset, destination, count in
-        guard let context, let destination, offset >= 0, offset <= Int64(Int.max) else { return -1 }
-        let source = context.assumingMemoryBound(to: HeaderBytes.self)
-        guard let bytes = source.pointee.bytes(at: Int(offset), count: count) else { return -1 }
-        bytes.withUnsafeBytes { raw in
-            if let base = raw.baseAddress { destination.copyMemory(from: base, byteCount: count) }
-        }
-        return 0
     }
 
     /// Decodes the primary picture upright, or its embedded thumbnail when `embeddedThumbnail`
