@@ -16,6 +16,7 @@
 
 #include "CPickerCodecs.h"
 #include "pk_heif_grid.h"
+#include "pk_shrink.h"
 
 /* Tiles a grid may reference: an iPhone photo has 48 (8x6 of 512^2), the 200 Mpx cap needs
  * ~770 such tiles. Each reference is a tile libheif decodes (issue 21 #3: 40,000 of them). */
@@ -230,11 +231,14 @@ static int pk_heif_copy(const struct heif_image *img, int channels, pk_image *ou
     return PK_OK;
 }
 
-static int pk_heif_decode_handle(const struct heif_image_handle *handle, pk_image *out, char *msg) {
+/* Decodes `handle` whole; with `as_stored` set, without its transforms (the caller turns it). */
+static int pk_heif_decode_handle(const struct heif_image_handle *handle, int as_stored, pk_image *out,
+                                 char *msg) {
     int alpha = heif_image_handle_has_alpha_channel(handle);
     struct heif_decoding_options *options = heif_decoding_options_alloc();
     if (!options) return PK_NO_MEMORY;
     options->convert_hdr_to_8bit = 1; /* 10/12-bit pictures come out 8-bit */
+    options->ignore_transformations = as_stored ? 1 : 0;
     struct heif_image *img = NULL;
     struct heif_error err = heif_decode_image(handle, &img, heif_colorspace_RGB,
                                               alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
@@ -274,8 +278,25 @@ static uint8_t *pk_heif_profile(const struct heif_image_handle *handle, size_t *
     return pk_colour_nclx_profile(primaries, len);
 }
 
+/* The primary picture at 1/scale_denom, upright: libheif's turn of a 12 Mpx grid is a
+ * byte-by-byte transposing copy (~10 % of the decode), so a picture whose only transform is
+ * an irot is decoded as stored, shrunk, and turned small. Anything else libheif transforms. */
+static int pk_heif_decode_primary(const uint8_t *data, size_t len, const struct heif_image_handle *primary,
+                                  int scale_denom, pk_image *out, char *msg) {
+    int turns = scale_denom > 1 ? pk_heif_primary_rotation(data, len) : -1;
+    int status = pk_heif_decode_handle(primary, turns >= 0, out, msg);
+    if (status == PK_OK) status = pk_shrink_box(out, scale_denom);
+    if (status == PK_OK && turns > 0) status = pk_shrink_rotate(out, turns);
+    if (status != PK_OK) {
+        free(out->pixels);
+        memset(out, 0, sizeof *out);
+        if (msg && status == PK_NO_MEMORY) snprintf(msg, PK_MSG_LEN, "out of memory shrinking the picture");
+    }
+    return status;
+}
+
 int pk_heif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int thumb_min_w,
-                   int thumb_min_h, pk_image *out, char *msg) {
+                   int thumb_min_h, int scale_denom, pk_image *out, char *msg) {
     if (!data || len == 0 || !out) {
         if (msg) snprintf(msg, PK_MSG_LEN, "empty file");
         return PK_CORRUPT;
@@ -298,7 +319,9 @@ int pk_heif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int thu
         /* refused before any tile is decoded */
     } else {
         if (thumb_min_w > 0 && thumb_min_h > 0) thumb = pk_heif_thumbnail(primary, thumb_min_w, thumb_min_h);
-        status = pk_heif_decode_handle(thumb ? thumb : primary, out, msg);
+        /* The colour transform below runs on the shrunk picture: 1/16 of the work at 1/4. */
+        status = thumb ? pk_heif_decode_handle(thumb, 0, out, msg)
+                       : pk_heif_decode_primary(data, len, primary, scale_denom, out, msg);
         if (status == PK_OK) {
             /* A thumbnail item may carry its own `colr`; else the primary image's applies. */
             size_t icc_len = 0;

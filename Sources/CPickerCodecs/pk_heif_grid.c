@@ -140,3 +140,68 @@ int pk_heif_grid_read(const uint8_t *data, size_t len, pk_heif_grid *out) {
     out->height = (uint32_t)pk_rd(grid.p + (wide ? 8 : 6), wide ? 4 : 2);
     return 1;
 }
+
+/* The property boxes (in ipco order) associated with item `id` in the first ipma: their
+ * 1-based indexes into `index`, at most `max`; the count, or -1 when ipma cannot be read. */
+static int pk_item_properties(pk_span iprp, uint32_t id, int *index, int max) {
+    pk_span ipma;
+    if (!pk_box_find(iprp, 0, "ipma", &ipma) || ipma.len < 8) return -1;
+    int version = ipma.p[0], wide_index = ipma.p[3] & 1, idlen = version < 1 ? 2 : 4;
+    uint64_t count = pk_rd(ipma.p + 4, 4), at = 8;
+    for (uint64_t i = 0; i < count; i++) {
+        if (at + idlen + 1 > ipma.len) return -1;
+        uint64_t item = pk_rd(ipma.p + at, idlen);
+        int n = ipma.p[at + idlen];
+        at += idlen + 1;
+        uint64_t each = wide_index ? 2 : 1;
+        if (at + each * n > ipma.len) return -1;
+        if (item == id) {
+            int found = 0;
+            for (int k = 0; k < n && found < max; k++) {
+                uint64_t v = pk_rd(ipma.p + at + each * k, (int)each);
+                index[found++] = (int)(v & (wide_index ? 0x7fff : 0x7f));
+            }
+            return found;
+        }
+        at += each * n;
+    }
+    return 0;
+}
+
+/* The `index`-th (1-based) child box of ipco: its type and payload. */
+static int pk_ipco_child(pk_span ipco, int index, char type[4], pk_span *out) {
+    uint64_t at = 0;
+    for (int i = 1; at + 8 <= ipco.len; i++) {
+        uint64_t size = pk_rd(ipco.p + at, 4);
+        if (size < 8 || size > ipco.len - at) return 0;
+        if (i == index) {
+            memcpy(type, ipco.p + at + 4, 4);
+            out->p = ipco.p + at + 8;
+            out->len = size - 8;
+            return 1;
+        }
+        at += size;
+    }
+    return 0;
+}
+
+int pk_heif_primary_rotation(const uint8_t *data, size_t len) {
+    pk_span file = {data, len}, meta, iprp, ipco, prop;
+    uint32_t id;
+    int index[32];
+    if (!pk_box_find(file, 0, "meta", &meta) || !pk_primary_id(meta, &id)) return -1;
+    if (!pk_box_find(meta, 4, "iprp", &iprp) || !pk_box_find(iprp, 0, "ipco", &ipco)) return -1;
+    int n = pk_item_properties(iprp, id, index, 32), quarter_turns = 0;
+    if (n < 0 || n >= 32) return -1;
+    for (int k = 0; k < n; k++) {
+        char type[4];
+        if (index[k] == 0) continue; /* index 0: no property */
+        if (!pk_ipco_child(ipco, index[k], type, &prop)) return -1;
+        if (memcmp(type, "imir", 4) == 0 || memcmp(type, "clap", 4) == 0) return -1;
+        if (memcmp(type, "irot", 4) == 0) {
+            if (prop.len < 1 || quarter_turns != 0) return -1;
+            quarter_turns = prop.p[0] & 3;
+        }
+    }
+    return quarter_turns;
+}

@@ -16,4 +16,9 @@ typedef struct pk_heif_grid {
  * descriptor cannot be read. */
 int pk_heif_grid_read(const uint8_t *data, size_t len, pk_heif_grid *out);
 
+/* The primary item's anticlockwise quarter turns (its `irot`, 0 without one) when that is
+ * its only transform, so a decoder may rotate after shrinking; -1 when it has a mirror or a
+ * crop (imir, clap), two rotations, or boxes that cannot be read: libheif applies those. */
+int pk_heif_primary_rotation(const uint8_t *data, size_t len);
+
 #endif

@@ -43,13 +43,8 @@ import PickerTestSupport
     @Test func everyHEIFFileRendersToExactlyTheFittedSize() throws {
         for entry in Self.decodable() {
             guard let bytes = TestCorpus.bytes(entry), let display = entry.display, display.count == 2 else { continue }
-            let header = try header(entry, bytes)
-            for fit in [FitTarget(maxWidth: 600, maxHeight: 400), FitTarget(maxWidth: 64, maxHeight: 64)] {
-                let out = try ImageRenderer.render(data: bytes, header: header, photoName: entry.fileName, fit: fit,
-                                                   output: .png, maxPixels: Self.maxPixels)
-                let expected = fit.fittedSize(for: PixelSize(width: display[0], height: display[1]))
-                #expect(out.width == expected.width && out.height == expected.height, "\(entry.path) into \(fit)")
-            }
+            try DecoderChecks.rendersToTheFittedSize(entry, bytes, header: try header(entry, bytes), display: display,
+                                                     maxPixels: Self.maxPixels)
         }
     }
 
@@ -134,11 +129,13 @@ import PickerTestSupport
         }
     }
 
-    @Test func smallTargetsDecodeTheWholePictureWhenThereIsNoThumbnail() throws {
+    @Test func smallTargetsDecodeTheWholePictureShrunkWhenThereIsNoThumbnail() throws {
         guard let (entry, bytes, _) = TestCorpus.required("heic/libheif_rainbow-451x461.heic") else { return }
         let full = try ImageDecoder.decode(bytes, header: try header(entry, bytes), photoName: entry.fileName,
-                                           storedTarget: PixelSize(width: 20, height: 20), maxPixels: Self.maxPixels)
-        #expect(full.size == PixelSize(width: 451, height: 461))
+                                           storedTarget: PixelSize(width: 20, height: 20), maxPixels: Self.maxPixels,
+                                           embeddedThumbnail: true)
+        // No thumbnail: the whole picture, box-shrunk by 8 on load (451x461 to 57x58).
+        #expect(full.size == PixelSize(width: 57, height: 58))
     }
 
     @Test(.enabled(if: hasLibheifExample, "needs the full corpus (heic/libheif_example.heic)"))
@@ -160,15 +157,7 @@ import PickerTestSupport
     @Test func pixelCapIsCheckedOnTheDeclaredSizeBeforeDecoding() throws {
         guard let (entry, bytes, _) = TestCorpus.required("heic/libheif_rainbow-451x461.heic") else { return }
         // A header that understates the size: the C decoder checks the container's own size.
-        let lying = ImageHeader(format: .heic, storedWidth: 1, storedHeight: 1)
-        do {
-            let image = try ImageDecoder.decode(bytes, header: lying, photoName: entry.fileName, storedTarget: nil,
-                                                maxPixels: 451 * 461 - 1)
-            Issue.record("decoded \(image.size) over the cap")
-        } catch {
-            #expect(error.code == .imageTooLarge, "\(error.message)")
-            #expect(error.message.contains(entry.fileName))
-        }
+        DecoderChecks.capIsCheckedByTheDecoder(bytes, format: .heic, photoName: entry.fileName, realPixels: 451 * 461)
     }
 
     @Test func damagedHEIFGivesCorruptOrUnsupportedNamingTheFile() throws {
@@ -247,8 +236,9 @@ import PickerTestSupport
         // heif-enc's 320-px thumbnail is 320x212: 0.6 % off the picture's 3:2, inside the 1 % allowed.
         #expect(try decoded(150, 100) == PixelSize(width: 320, height: 212))
         #expect(try decoded(320, 212) == PixelSize(width: 320, height: 212))
-        #expect(try decoded(321, 214) == PixelSize(width: 1800, height: 1200), "a thumbnail smaller than the target is not used")
-        #expect(try decoded(150, 100, thumbnail: false) == PixelSize(width: 1800, height: 1200), "only grid cells ask for it")
+        // Else the picture, box-shrunk on load as JPEG would be (at least twice the target left).
+        #expect(try decoded(321, 214) == PixelSize(width: 900, height: 600), "a thumbnail smaller than the target is not used")
+        #expect(try decoded(150, 100, thumbnail: false) == PixelSize(width: 450, height: 300), "only grid cells ask for it")
         let cell = try ImageRenderer.fittedUpright(data: bytes, header: header, photoName: "thumb.heic",
                                                    fit: FitTarget(maxWidth: 120, maxHeight: 120), maxPixels: Self.maxPixels)
         #expect(cell.size == PixelSize(width: 120, height: 80))

@@ -121,27 +121,14 @@ import PickerTestSupport
     @Test func pixelCapIsCheckedOnTheBasicInfoBeforeDecoding() throws {
         guard let (entry, bytes) = required("jxl/kif_orientation1.jxl") else { return }
         // A header that understates the size: the C decoder checks libjxl's basic info itself.
-        let lying = ImageHeader(format: .jxl, storedWidth: 1, storedHeight: 1)
-        do {
-            let image = try ImageDecoder.decode(bytes, header: lying, photoName: entry.fileName, storedTarget: nil,
-                                                maxPixels: 480 * 160 - 1)
-            Issue.record("decoded \(image.size) over the cap")
-        } catch {
-            #expect(error.code == .imageTooLarge, "\(error.message)")
-            #expect(error.message.contains(entry.fileName))
-        }
+        DecoderChecks.capIsCheckedByTheDecoder(bytes, format: .jxl, photoName: entry.fileName, realPixels: 480 * 160)
     }
 
     @Test func everyJXLFileRendersToExactlyTheFittedSize() throws {
         for entry in Self.jxl(expecting: "decode") {
             guard let bytes = TestCorpus.bytes(entry), let display = entry.display, display.count == 2 else { continue }
-            let header = try header(entry, bytes)
-            for fit in [FitTarget(maxWidth: 600, maxHeight: 400), FitTarget(maxWidth: 64, maxHeight: 64)] {
-                let out = try ImageRenderer.render(data: bytes, header: header, photoName: entry.fileName, fit: fit,
-                                                   output: .png, maxPixels: Self.maxPixels)
-                let expected = fit.fittedSize(for: PixelSize(width: display[0], height: display[1]))
-                #expect(out.width == expected.width && out.height == expected.height, "\(entry.path) into \(fit)")
-            }
+            try DecoderChecks.rendersToTheFittedSize(entry, bytes, header: try header(entry, bytes), display: display,
+                                                     maxPixels: Self.maxPixels)
         }
     }
 

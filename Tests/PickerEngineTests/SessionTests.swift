@@ -34,7 +34,7 @@ import Testing
 
 @Suite struct PhotoMessageTests {
     @Test func messageReadsLikeTheDesign() {
-        #expect(PhotoMessage.text(width: 4032, height: 3024, bytes: 3_100_000, format: .jpeg) == "4032x3024 px, 3.1 MB, JPEG")
+        #expect(PhotoMessage.text(width: 4032, height: 3024, bytes: 3_100_000, formatName: "JPEG") == "4032x3024 px, 3.1 MB, JPEG")
         #expect(PhotoMessage.humanBytes(999) == "999 bytes")
         #expect(PhotoMessage.humanBytes(1_000) == "1.0 kB")
         #expect(PhotoMessage.humanBytes(349_915) == "349.9 kB")

@@ -17,7 +17,7 @@
  * code path with a smaller number. */
 #define PK_FUZZ_MAX_PIXELS (4u * 1024u * 1024u)
 
-static void pk_fuzz_check_message(const char *msg) {
+static inline void pk_fuzz_check_message(const char *msg) {
     /* The message must be NUL-terminated inside its buffer. */
     if (memchr(msg, 0, PK_MSG_LEN) == NULL) abort();
 }
@@ -25,7 +25,7 @@ static void pk_fuzz_check_message(const char *msg) {
 /* A fit target for a stored w x h picture decoded at 1/scale: a half, a
  * third or an odd fraction of it (never zero), sometimes wider than tall;
  * unknown sizes get a small fixed target. */
-static void pk_fuzz_fit_size(int w, int h, int scale, size_t len, int *dw, int *dh) {
+static inline void pk_fuzz_fit_size(int w, int h, int scale, size_t len, int *dw, int *dh) {
     if (w <= 0 || h <= 0 || w > 1000000 || h > 1000000) {
         *dw = 7;
         *dh = 5;
@@ -37,7 +37,7 @@ static void pk_fuzz_fit_size(int w, int h, int scale, size_t len, int *dw, int *
     *dh = sh / (div + (int)(len & 1)) > 0 ? sh / (div + (int)(len & 1)) : 1;
 }
 
-static void pk_fuzz_pipeline(const pk_image *img, const uint8_t *data, size_t len) {
+static inline void pk_fuzz_pipeline(const pk_image *img, const uint8_t *data, size_t len) {
     if (!img->pixels) abort(); /* PK_OK must hand back pixels */
     if (img->width <= 0 || img->height <= 0) abort();
     if (img->channels != 3 && img->channels != 4) abort();
@@ -74,6 +74,28 @@ static void pk_fuzz_pipeline(const pk_image *img, const uint8_t *data, size_t le
                  (int)(len % 40) - 20, (int)(len % 37) - 18);
     pk_free(scaled);
     pk_free(upright);
+}
+
+/* A decoder's outcome judged the same way by every target: PK_OK hands back pixels, which go
+ * through the kernels and are freed; a failure hands back none and a well-formed message. */
+static inline void pk_fuzz_outcome(int status, pk_image *img, const uint8_t *data, size_t len, const char *msg) {
+    if (status == PK_OK) {
+        pk_fuzz_pipeline(img, data, len);
+        pk_free(img->pixels);
+    } else {
+        if (img->pixels) abort();
+        pk_fuzz_check_message(msg);
+    }
+}
+
+/* The whole input served through a pk_read_fn, as the header readers' HeaderBytes serves a file. */
+typedef struct { const uint8_t *data; size_t len; } pk_fuzz_source;
+
+static inline int pk_fuzz_read(void *context, int64_t offset, void *dst, size_t count) {
+    const pk_fuzz_source *s = context;
+    if (offset < 0 || (uint64_t)offset > s->len || count > s->len - (size_t)offset) return -1;
+    memcpy(dst, s->data + offset, count);
+    return 0;
 }
 
 #endif

@@ -8,12 +8,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     pk_image img;
     memset(msg, 0x55, sizeof msg);
     int status = pk_gif_decode(data, len, PK_FUZZ_MAX_PIXELS, &img, msg);
-    if (status == PK_OK) {
-        pk_fuzz_pipeline(&img, data, len);
-        pk_free(img.pixels);
-    } else {
-        if (img.pixels) abort();
-        pk_fuzz_check_message(msg);
-    }
+    pk_fuzz_outcome(status, &img, data, len, msg);
     return 0;
 }

@@ -27,13 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     pk_fuzz_fit_size(w, h, scales[len & 3], len, &dw, &dh);
     memset(msg, 0x55, sizeof msg);
     status = pk_jpeg_decode_fit(data, len, scales[len & 3], PK_FUZZ_MAX_PIXELS, dw, dh, &img, msg);
-    if (status == PK_OK) {
-        if (img.width != dw || img.height != dh) abort();
-        pk_fuzz_pipeline(&img, data, len);
-        pk_free(img.pixels);
-    } else {
-        if (img.pixels) abort();
-        pk_fuzz_check_message(msg);
-    }
+    if (status == PK_OK && (img.width != dw || img.height != dh)) abort();
+    pk_fuzz_outcome(status, &img, data, len, msg);
     return 0;
 }

@@ -5,21 +5,12 @@
  * first-frame stop, the data ICC profile through Little CMS) and whether it hands us anything broken. */
 #include "fuzz_common.h"
 
-typedef struct { const uint8_t *data; size_t len; } fuzz_source;
-
-static int fuzz_read(void *context, int64_t offset, void *dst, size_t count) {
-    const fuzz_source *s = context;
-    if (offset < 0 || (uint64_t)offset > s->len || count > s->len - (size_t)offset) return -1;
-    memcpy(dst, s->data + offset, count);
-    return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     char msg[PK_MSG_LEN];
-    fuzz_source source = {data, len};
+    pk_fuzz_source source = {data, len};
     pk_jxl_header info;
     memset(msg, 0x55, sizeof msg);
-    int status = pk_jxl_info(fuzz_read, &source, (int64_t)len, &info, msg);
+    int status = pk_jxl_info(pk_fuzz_read, &source, (int64_t)len, &info, msg);
     if (status == PK_OK) {
         if (info.width <= 0 || info.height <= 0 || info.orientation < 1 || info.orientation > 8) abort();
     } else {
@@ -31,13 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     pk_image img;
     memset(msg, 0x55, sizeof msg);
     status = pk_jxl_decode(data, len, PK_FUZZ_MAX_PIXELS, tw, th, &img, msg);
-    if (status == PK_OK) {
-        if ((uint64_t)img.width * (uint64_t)img.height > PK_FUZZ_MAX_PIXELS) abort();
-        pk_fuzz_pipeline(&img, data, len);
-        pk_free(img.pixels);
-    } else {
-        if (img.pixels) abort();
-        pk_fuzz_check_message(msg);
-    }
+    if (status == PK_OK && ((uint64_t)img.width * (uint64_t)img.height > PK_FUZZ_MAX_PIXELS)) abort();
+    pk_fuzz_outcome(status, &img, data, len, msg);
     return 0;
 }

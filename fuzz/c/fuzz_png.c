@@ -8,13 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     pk_image img;
     memset(msg, 0x55, sizeof msg);
     int status = pk_png_decode(data, len, PK_FUZZ_MAX_PIXELS, &img, msg);
-    if (status == PK_OK) {
-        pk_fuzz_pipeline(&img, data, len);
-        pk_free(img.pixels);
-    } else {
-        if (img.pixels) abort();
-        pk_fuzz_check_message(msg);
-    }
+    pk_fuzz_outcome(status, &img, data, len, msg);
 
     /* IHDR width and height, when the file has them where they belong. */
     int w = 0, h = 0;
@@ -26,13 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     pk_fuzz_fit_size(w, h, 1, len, &dw, &dh);
     memset(msg, 0x55, sizeof msg);
     status = pk_png_decode_fit(data, len, PK_FUZZ_MAX_PIXELS, dw, dh, &img, msg);
-    if (status == PK_OK) {
-        if (img.width != dw || img.height != dh) abort();
-        pk_fuzz_pipeline(&img, data, len);
-        pk_free(img.pixels);
-    } else {
-        if (img.pixels) abort();
-        pk_fuzz_check_message(msg);
-    }
+    if (status == PK_OK && (img.width != dw || img.height != dh)) abort();
+    pk_fuzz_outcome(status, &img, data, len, msg);
     return 0;
 }

@@ -18,12 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     pk_image img;
     memset(msg, 0x55, sizeof msg);
     status = pk_webp_decode(data, len, sw, sh, PK_FUZZ_MAX_PIXELS, &img, msg);
-    if (status == PK_OK) {
-        pk_fuzz_pipeline(&img, data, len);
-        pk_free(img.pixels);
-    } else {
-        if (img.pixels) abort();
-        pk_fuzz_check_message(msg);
-    }
+    pk_fuzz_outcome(status, &img, data, len, msg);
     return 0;
 }

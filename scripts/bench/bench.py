@@ -31,13 +31,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from pickerd_client import RawConnection  # noqa: E402
 from pickerd_client.wire import MessageType as T  # noqa: E402
 
+import bench_run  # noqa: E402
+from bench_run import CELL, PANE, median_spread, must, proc_cpu, spawn  # noqa: E402
+from bench_formats import HEIC_BENCH_FILE, JXL_BENCH_FILE, RAW_BENCH_FILES, RAW_GRID_COPIES, FormatScenarios  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-PANE = (600, 400)
-HEIC_BENCH_FILE = "heic/ianare_iphone_13_pro_max.heic"
-JXL_BENCH_FILE = "jxl/immich_8bit-sRGB.jxl"  # the corpus's one real JPEG XL photo (1440x1080, 1.7 MB)
-# RAW rows: the largest RAW files the corpus has (no full-size RAW of 4 MiB or more was found with a licence).
-RAW_BENCH_FILES = ["raw/photoprism_canon_eos_6d.dng", "raw/nomexif_canon-r6_truncated.cr3"]
-RAW_GRID_COPIES = 10
 # Colour rows: corpus files with an embedded ICC profile, each beside a copy without it.
 COLOUR_BENCH_FILES = ("colour/adobergb.jpg", "colour/prophoto.png")
 
@@ -62,54 +60,6 @@ def without_profile(data):
             i += 12 + n
         return bytes(out)
     return data
-CELL = 100
-
-
-# ------------------------------------------------------------------ running
-
-STDERR_LOG = os.devnull
-LAST_CPU = 0.0  # user+system seconds of the last spawned command
-
-
-def proc_cpu(pid):
-    """user+system CPU seconds of a running process (clock ticks, 10 ms)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def spawn(argv, stdout=None, env=None):
-    """Runs argv to completion; returns (wall seconds, exit status, max RSS KiB).
-    stdin is /dev/null, stdout `stdout` (default /dev/null), stderr appends to STDERR_LOG."""
-    actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-               (os.POSIX_SPAWN_OPEN, 1, stdout or os.devnull, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
-               (os.POSIX_SPAWN_OPEN, 2, STDERR_LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)]
-    t0 = time.perf_counter()
-    pid = os.posix_spawn(argv[0], argv, env or os.environ, file_actions=actions)
-    _, status, ru = os.wait4(pid, 0)
-    t = time.perf_counter() - t0
-    global LAST_CPU
-    LAST_CPU = ru.ru_utime + ru.ru_stime
-    return t, os.waitstatus_to_exitcode(status), ru.ru_maxrss
-
-
-def must(argv, **kw):
-    t, rc, _ = spawn(argv, **kw)
-    if rc != 0:
-        r = subprocess.run(argv, capture_output=True, text=True)
-        sys.exit(f"bench: command failed ({rc}): {' '.join(argv)}\n{r.stderr.strip()}")
-    return t
-
-
-def median_spread(xs):
-    """Median and half the interquartile range."""
-    xs = sorted(xs)
-    if not xs:
-        return float("nan"), float("nan")
-    if len(xs) < 4:
-        return statistics.median(xs), (xs[-1] - xs[0]) / 2
-    q = statistics.quantiles(xs, n=4, method="inclusive")
-    return statistics.median(xs), (q[2] - q[0]) / 2
 
 
 # ------------------------------------------------------------ protocol client
@@ -186,7 +136,7 @@ def psnr(out_path, src):
 
 # ----------------------------------------------------------------- the bench
 
-class Bench:
+class Bench(FormatScenarios):
 
     def __init__(self, args):
         self.args = args
@@ -197,8 +147,7 @@ class Bench:
         self.lib = os.path.join(self.work, "library")
         self.out = os.path.join(self.work, "out")
         os.makedirs(self.out, exist_ok=True)
-        global STDERR_LOG
-        STDERR_LOG = os.path.join(self.work, "tools-stderr.log")
+        bench_run.STDERR_LOG = os.path.join(self.work, "tools-stderr.log")
         self.daemons = []
         self.rows = []
         self.cpu_rows = []
@@ -346,11 +295,11 @@ class Bench:
                 must(self.ctl(sock, "select-photo", name))
                 d0 = proc_cpu(self.main_pid)
                 times["pickerd"].append(self.t_pickerd(sock, album, name, outs["pickerd"]))
-                cpu["pickerd"] += LAST_CPU + proc_cpu(self.main_pid) - d0  # pickerctl + daemon
+                cpu["pickerd"] += bench_run.LAST_CPU + proc_cpu(self.main_pid) - d0  # pickerctl + daemon
                 times["vips"].append(self.t_vips(src, outs["vips"]))
-                cpu["vips"] += LAST_CPU
+                cpu["vips"] += bench_run.LAST_CPU
                 times["convert"].append(self.t_convert(src, outs["convert"]))
-                cpu["convert"] += LAST_CPU
+                cpu["convert"] += bench_run.LAST_CPU
                 times["pillow"].append(self.t_pillow(src, outs["pillow"]))
                 if r == 0 and "_copy" not in name:
                     for k in times:
@@ -361,120 +310,6 @@ class Bench:
         if cpu_row:
             n = len(times["pickerd"])
             self.cpu_rows.append((label, n, {k: v / n for k, v in cpu.items() if k != "pillow"}))
-
-    def heic_scenario(self, sock, runs):
-        """HEIC 12 MP -> 600x400, cold, against vipsthumbnail on the same file (Debian's vips reads
-        HEIC through libheif too; Pillow and convert are left out: Debian's Pillow has no HEIF)."""
-        album = os.path.join(self.lib, "heic")
-        names = sorted(os.listdir(album)) if os.path.isdir(album) else []
-        if not names:
-            self.notes.append(f"HEIC row skipped: the corpus has no {HEIC_BENCH_FILE}.")
-            return
-        name = names[0]
-        src = os.path.join(album, name)
-        must(self.ctl(sock, "select-album", "heic"))
-        must(self.ctl(sock, "select-photo", name))
-        times = {"pickerd": [], "ref": []}
-        for i in range(runs):
-            times["pickerd"].append(self.t_pickerd(sock, "heic", name, os.path.join(self.out, f"heic-pickerd-{i}.png")))
-            times["ref"].append(self.t_vips(src, os.path.join(self.out, f"heic-vips-{i}.png")))
-        self.rows.append(dict(label="cold get-image --no-cache, HEIC 12 MP (iPhone: HEVC grid + irot) -> 600x400",
-                              times=times, ref_name="vipsthumbnail", n=runs))
-
-    def make_gif_album(self):
-        """The GIF row's album (before the daemon starts): the corpus's largest animation and a 3-frame
-        2400x1600 animation made by Pillow from the first camera photo."""
-        album = os.path.join(self.lib, "gif")
-        os.makedirs(album, exist_ok=True)
-        chi = os.path.join(self.args.testdata, "gif/pillow_chi.gif")
-        if os.path.exists(chi):
-            shutil.copyfile(chi, os.path.join(album, "chi.gif"))
-        try:
-            from PIL import Image
-            photo = Image.open(os.path.join(self.lib, "camera", self.camera[0])).convert("RGB").resize((2400, 1600))
-            frames = [photo.quantize(256), photo.rotate(180).quantize(256), photo.transpose(Image.FLIP_LEFT_RIGHT).quantize(256)]
-            frames[0].save(os.path.join(album, "big.gif"), save_all=True, append_images=frames[1:], duration=100, loop=0)
-        except Exception as e:  # no Pillow, or no camera photo: the corpus file alone
-            self.notes.append(f"GIF row: no generated 2400x1600 GIF ({e}).")
-
-    def gif_scenario(self, sock, runs):
-        """GIF first frame -> 600x400, cold, against vipsthumbnail (which reads page 0 only by default;
-        convert decodes every frame of an animation, so it is left out)."""
-        album = os.path.join(self.lib, "gif")
-        for name, label in (("big.gif", "animated GIF 2400x1600 (3 frames, made by Pillow)"),
-                            ("chi.gif", "animated GIF 320x240 (31 frames, corpus pillow_chi.gif)")):
-            src = os.path.join(album, name)
-            if not os.path.exists(src):
-                continue
-            must(self.ctl(sock, "select-album", "gif"))
-            must(self.ctl(sock, "select-photo", name))
-            times = {"pickerd": [], "ref": []}
-            for i in range(runs):
-                times["pickerd"].append(self.t_pickerd(sock, "gif", name, os.path.join(self.out, f"gif-pickerd-{i}.png")))
-                times["ref"].append(self.t_vips(src, os.path.join(self.out, f"gif-vips-{i}.png")))
-            self.rows.append(dict(label=f"cold get-image --no-cache, {label}, first frame -> 600x400",
-                                  times=times, ref_name="vipsthumbnail", n=runs))
-        self.notes.append("GIF rows: vipsthumbnail -s 600x400 upscales the 320x240 file to 533x400 (pickerd never "
-                          "upscales), so that row times start-up and GIF reading more than resampling.")
-
-    def jxl_scenario(self, sock, runs):
-        """JPEG XL -> 600x400, cold, against vipsthumbnail (Debian's vips 8.14 reads JXL through the
-        same libjxl 0.7, with its own threads)."""
-        album = os.path.join(self.lib, "jxl")
-        names = sorted(os.listdir(album)) if os.path.isdir(album) else []
-        if not names:
-            self.notes.append(f"JPEG XL row skipped: the corpus has no {JXL_BENCH_FILE}.")
-            return
-        name = names[0]
-        src = os.path.join(album, name)
-        must(self.ctl(sock, "select-album", "jxl"))
-        must(self.ctl(sock, "select-photo", name))
-        times = {"pickerd": [], "ref": []}
-        for i in range(runs):
-            times["pickerd"].append(self.t_pickerd(sock, "jxl", name, os.path.join(self.out, f"jxl-pickerd-{i}.png")))
-            times["ref"].append(self.t_vips(src, os.path.join(self.out, f"jxl-vips-{i}.png")))
-        self.rows.append(dict(label="cold get-image --no-cache, JPEG XL 1.6 MP (lossless-class, immich) -> 600x400",
-                              times=times, ref_name="vipsthumbnail", n=runs))
-
-    def raw_scenario(self, sock, runs):
-        """RAW -> 600x400 by its embedded preview, cold, against vipsthumbnail on the same file (vips 8.14
-        has no LibRaw loader: it reads a DNG through libtiff's tiffload, which takes IFD0 - the 256x171
-        thumbnail - and upscales it; CR3 goes to magickload, which fails). Then one `thumbnails` grid
-        of the rawgrid album (copies of both), cold on a fresh daemon without shared thumbnails: per cell."""
-        album = os.path.join(self.lib, "raw")
-        names = sorted(os.listdir(album)) if os.path.isdir(album) else []
-        if not names:
-            self.notes.append("RAW rows skipped: the corpus has no raw/ files.")
-            return
-        must(self.ctl(sock, "select-album", "raw"))
-        for name in names:
-            src = os.path.join(album, name)
-            must(self.ctl(sock, "select-photo", name))
-            times = {"pickerd": [], "ref": []}
-            for i in range(runs):
-                times["pickerd"].append(self.t_pickerd(sock, "raw", name, os.path.join(self.out, f"raw-pickerd-{i}.png")))
-                t, rc, _ = spawn([self.vips, src, "-s", f"{PANE[0]}x{PANE[1]}", "-o", os.path.join(self.out, "raw-vips.png")])
-                if rc == 0:
-                    times["ref"].append(t)
-            if not times["ref"]:
-                self.notes.append(f"RAW {name}: vipsthumbnail cannot read it (no LibRaw loader in vips 8.14; ImageMagick fails).")
-                times["ref"] = [float("nan")]
-            self.rows.append(dict(label=f"cold get-image --no-cache, RAW {name} (embedded preview) -> 600x400",
-                                  times=times, ref_name="vipsthumbnail", n=runs))
-        cells = sorted(os.listdir(os.path.join(self.lib, "rawgrid")))
-        per_cell = []
-        for rep in range(runs):
-            gp, gsock = self.start_daemon(f"rawgrid{rep}", fresh_cache=True)
-            side = 10 * CELL + 9 * 10  # room for 100 cells, as the grid row: every RAW cell is drawn
-            must(self.ctl(gsock, "session", "new", "--width", str(side), "--height", str(side)))
-            must(self.ctl(gsock, "select-album", "rawgrid"))
-            t = must(self.ctl(gsock, "-o", os.path.join(self.out, "rawgrid.png"), "thumbnails", "--size", str(CELL)))
-            per_cell.append(t / len(cells))
-            gp.send_signal(signal.SIGTERM)  # only this one: the main daemon serves the rows after
-            gp.wait(10)
-            self.daemons.remove(gp)
-        self.rows.append(dict(label=f"cold thumbnails grid, {len(cells)} RAW cells of {CELL} px (per cell, whole command)",
-                              times={"pickerd": per_cell, "ref": [0.025]}, ref_name="25 ms target", n=runs))
 
     def colour_scenario(self, sock, runs):
         """Colour-managed files against the tools (Debian's vipsthumbnail with default options does

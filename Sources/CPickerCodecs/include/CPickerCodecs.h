@@ -130,9 +130,11 @@ int pk_heif_info(pk_read_fn read, void *context, int64_t file_size, uint64_t max
 /* The primary image, upright (libheif applies irot/imir/clap), 8-bit RGB or RGBA.
  * Its declared size is checked against max_pixels before decoding. When thumb_min_w
  * and thumb_min_h are > 0 and an embedded thumbnail covers them with the primary
- * image's aspect ratio (within 1 %), that thumbnail is decoded instead. */
+ * image's aspect ratio (within 1 %), that thumbnail is decoded instead. Else the primary
+ * image is box-shrunk by scale_denom (1 = stored size; each side divided, rounded up) before
+ * its colours are converted. */
 int pk_heif_decode(const uint8_t *data, size_t len, uint64_t max_pixels, int thumb_min_w,
-                   int thumb_min_h, pk_image *out, char *msg);
+                   int thumb_min_h, int scale_denom, pk_image *out, char *msg);
 
 /* ---- GIF (giflib; pk_gif.c) ---- */
 

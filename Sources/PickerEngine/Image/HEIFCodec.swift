@@ -47,7 +47,7 @@ enum HEIFContainer {
         // Headers are reported as declared (the decoder refuses what is over the cap), so
         // libheif's own limit here is only its largest side.
         let status = withUnsafeMutablePointer(to: &source) { pointer in
-            pk_heif_info(readCallback, pointer, size, UInt64(Int32.max), ImageHeaderReader.maxExifBytes,
+            pk_heif_info(HeaderReadCallback.read, pointer, size, UInt64(Int32.max), ImageHeaderReader.maxExifBytes,
                          &info, &message)
         }
         defer { pk_free(info.exif) }
@@ -60,27 +60,20 @@ enum HEIFContainer {
         return header
     }
 
-    /// libheif's reads, served by `HeaderBytes` (a window of the file, refilled by `pread`).
-    private static let readCallback: pk_read_fn = { context, offset, destination, count in
-        guard let context, let destination, offset >= 0, offset <= Int64(Int.max) else { return -1 }
-        let source = context.assumingMemoryBound(to: HeaderBytes.self)
-        guard let bytes = source.pointee.bytes(at: Int(offset), count: count) else { return -1 }
-        bytes.withUnsafeBytes { raw in
-            if let base = raw.baseAddress { destination.copyMemory(from: base, byteCount: count) }
-        }
-        return 0
-    }
-
-    /// Decodes the primary picture upright, or its embedded thumbnail when that covers
-    /// `thumbnailCovering` with the same aspect ratio (within 1 %).
-    static func decode(_ data: [UInt8], thumbnailCovering target: PixelSize?, maxPixels: Int, format: PhotoFormat,
-                       photoName: String) throws(PickerError) -> PixelImage {
+    /// Decodes the primary picture upright, or its embedded thumbnail when `embeddedThumbnail`
+    /// is set and one covers `storedTarget` with the same aspect ratio (within 1 %). The primary
+    /// picture is box-shrunk by JPEG's factor for `storedTarget` (at least twice the target
+    /// left), so the colour transform and the resampler see 1/16 of a 12 Mpx photo at 600x400.
+    static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, embeddedThumbnail: Bool,
+                       maxPixels: Int, format: PhotoFormat, photoName: String) throws(PickerError) -> PixelImage {
         var message = CodecResult.messageBuffer()
         var image = pk_image()
-        let minW = Int32(clamping: target?.width ?? 0), minH = Int32(clamping: target?.height ?? 0)
+        let thumb = embeddedThumbnail ? storedTarget : nil
+        let minW = Int32(clamping: thumb?.width ?? 0), minH = Int32(clamping: thumb?.height ?? 0)
+        let denominator = storedTarget.map { ShrinkFactor.jpegDenominator(stored: stored, target: $0) } ?? 1
         let status = data.withUnsafeBufferPointer { buffer in
             pk_heif_decode(buffer.baseAddress, buffer.count, CodecResult.cap(maxPixels), minW, minH,
-                           &image, &message)
+                           Int32(denominator), &image, &message)
         }
         guard status == 0 else {
             throw CodecResult.error(status: status, message: CodecResult.text(message),
@@ -109,7 +102,7 @@ enum HEICCodec: ImageCodec {
 
     static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
                        embeddedThumbnail: Bool, photoName: String) throws(PickerError) -> PixelImage {
-        try HEIFContainer.decode(data, thumbnailCovering: embeddedThumbnail ? storedTarget : nil,
+        try HEIFContainer.decode(data, stored: stored, storedTarget: storedTarget, embeddedThumbnail: embeddedThumbnail,
                                  maxPixels: maxPixels, format: format, photoName: photoName)
     }
 }
@@ -129,7 +122,7 @@ enum AVIFCodec: ImageCodec {
 
     static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,
                        embeddedThumbnail: Bool, photoName: String) throws(PickerError) -> PixelImage {
-        try HEIFContainer.decode(data, thumbnailCovering: embeddedThumbnail ? storedTarget : nil,
+        try HEIFContainer.decode(data, stored: stored, storedTarget: storedTarget, embeddedThumbnail: embeddedThumbnail,
                                  maxPixels: maxPixels, format: format, photoName: photoName)
     }
 }

@@ -33,6 +33,10 @@ protocol ImageCodec: Sendable {
     /// Bytes a full decode holds at its peak per stored pixel (for `WorkEstimate`).
     static var peakBytesPerPixel: Int { get }
 
+    /// Bytes `decode` holds at its peak for `storedTarget` (nil: full size), judged from the
+    /// header alone (for `WorkEstimate`); the default is `peakBytesPerPixel` of the stored size.
+    static func decodeBytes(_ header: ImageHeader, storedTarget: PixelSize?) -> Int
+
     /// The file's own thumbnail alone (stored orientation), read from `data` (the file's first
     /// `embeddedThumbnailPrefix` bytes, or more), when it covers `storedTarget` with the
     /// aspect of `stored` (within 1 %); nil when there is none, it is too small, or it does not
@@ -57,6 +61,10 @@ protocol ImageCodec: Sendable {
 extension ImageCodec {
     /// The decoded picture (RGBA at most) and nothing else.
     static var peakBytesPerPixel: Int { 4 }
+
+    static func decodeBytes(_ header: ImageHeader, storedTarget: PixelSize?) -> Int {
+        PixelCount.product(header.storedWidth, header.storedHeight, peakBytesPerPixel)
+    }
 
     /// No thumbnail apart from the picture (HEIF's thumbnail item is taken inside `decode`).
     static func embeddedThumbnail(_ data: [UInt8], stored: PixelSize, covering storedTarget: PixelSize,

@@ -9,6 +9,13 @@ public struct ImageHeader: Sendable, Equatable, Codable {
     public var orientation: Orientation
     /// EXIF DateTimeOriginal as written ("YYYY:MM:DD HH:MM:SS"), if present and well-formed.
     public var dateTimeOriginal: String?
+    /// Camera RAW: the container family the header walk found ("CR2", "DNG", "RAF"), shown
+    /// beside the format ("RAW (CR2)"); nil for other formats and for a RAW told only as TIFF.
+    public var container: String?
+    /// Camera RAW: the largest embedded JPEG preview with the picture's aspect (stored axes),
+    /// so a job's memory is estimated on what it decodes (`ImageCodec.decodeBytes`); nil: none.
+    public var previewWidth: Int?
+    public var previewHeight: Int?
 
     public init(format: PhotoFormat, storedWidth: Int, storedHeight: Int,
                 orientation: Orientation = .up, dateTimeOriginal: String? = nil) {
@@ -17,6 +24,11 @@ public struct ImageHeader: Sendable, Equatable, Codable {
         self.storedHeight = storedHeight
         self.orientation = orientation
         self.dateTimeOriginal = dateTimeOriginal
+    }
+
+    /// The format as users see it: "JPEG", or "RAW (CR2)" with the container family.
+    public var formatName: String {
+        container.map { "\(format.displayName) (\($0))" } ?? format.displayName
     }
 
     /// Size as displayed, after orientation.

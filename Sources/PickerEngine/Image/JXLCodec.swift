@@ -31,7 +31,7 @@ enum JXLCodec: ImageCodec {
         var message = CodecResult.messageBuffer()
         let size = Int64(source.size)
         let status = withUnsafeMutablePointer(to: &source) { pointer in
-            pk_jxl_info(readCallback, pointer, size, &info, &message)
+            pk_jxl_info(HeaderReadCallback.read, pointer, size, &info, &message)
         }
         guard status == 0 else { throw HeaderParseError(CodecResult.text(message)) }
         var header = ImageHeader(format: format, storedWidth: Int(info.width), storedHeight: Int(info.height),
@@ -40,17 +40,6 @@ enum JXLCodec: ImageCodec {
             header.dateTimeOriginal = ExifReader.parse(exif).dateTimeOriginal
         }
         return header
-    }
-
-    /// libjxl's reads, served by `HeaderBytes` (a window of the file, refilled by `pread`).
-    private static let readCallback: pk_read_fn = { context, offset, destination, count in
-        guard let context, let destination, offset >= 0, offset <= Int64(Int.max) else { return -1 }
-        let source = context.assumingMemoryBound(to: HeaderBytes.self)
-        guard let bytes = source.pointee.bytes(at: Int(offset), count: count) else { return -1 }
-        bytes.withUnsafeBytes { raw in
-            if let base = raw.baseAddress { destination.copyMemory(from: base, byteCount: count) }
-        }
-        return 0
     }
 
     /// Grid cells (`embeddedThumbnail`) and any target the DC pass covers stop at that pass.

@@ -33,11 +33,11 @@ public enum WorkEstimate {
         guard stored.width > 0, stored.height > 0 else {
             return PixelCount.sum(fileBytes, PixelCount.product(2, maxPixels, 4))
         }
-        var decoded = PixelCount.product(stored.width, stored.height, peakBytesPerPixel(header.format))
+        let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight,
+                                  box: PixelSize(width: box, height: box)).scaled
+        let target = OrientationTransform.uprightSize(cover, header.orientation)
+        var decoded = codecBytes(header, storedTarget: target)
         if header.format == .jpeg {
-            let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight,
-                                      box: PixelSize(width: box, height: box)).scaled
-            let target = OrientationTransform.uprightSize(cover, header.orientation)
             let scaled = ShrinkFactor.scaledSize(stored, denominator: ShrinkFactor.jpegDenominator(stored: stored, target: target))
             decoded = PixelCount.product(scaled.width, scaled.height, 3)
         }
@@ -54,19 +54,21 @@ public enum WorkEstimate {
     static func decodeBytes(_ header: ImageHeader, fit: FitTarget, maxPixels: Int) -> Int {
         let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
         guard stored.width > 0, stored.height > 0 else { return PixelCount.product(maxPixels, 4) }
-        guard header.format == .jpeg else {
-            return PixelCount.product(stored.width, stored.height, peakBytesPerPixel(header.format))
-        }
         let display = PixelSize(width: header.displayWidth, height: header.displayHeight)
         let target = OrientationTransform.uprightSize(fit.fittedSize(for: display), header.orientation)
+        guard header.format == .jpeg else { return codecBytes(header, storedTarget: target) }
         let scaled = ShrinkFactor.scaledSize(stored, denominator: ShrinkFactor.jpegDenominator(stored: stored, target: target))
         // The streaming resampler keeps a ring of float rows (16 bytes a pixel), a few dozen deep.
         return PixelCount.product(scaled.width, 16, 64)
     }
 
-    /// What the format's codec holds per pixel at its peak (HEIF: libheif's planes as well).
-    static func peakBytesPerPixel(_ format: PhotoFormat) -> Int {
-        ImageCodecs.codec(for: format)?.peakBytesPerPixel ?? 4
+    /// What the format's codec holds at its peak for the target (HEIF: libheif's planes as
+    /// well; RAW: the preview that serves it, or LibRaw's develop of the sensor).
+    static func codecBytes(_ header: ImageHeader, storedTarget: PixelSize) -> Int {
+        guard let codec = ImageCodecs.codec(for: header.format) else {
+            return PixelCount.product(header.storedWidth, header.storedHeight, 4)
+        }
+        return codec.decodeBytes(header, storedTarget: storedTarget)
     }
 
     static func fittedBytes(_ header: ImageHeader, fit: FitTarget) -> Int {

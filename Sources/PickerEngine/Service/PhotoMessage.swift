@@ -1,9 +1,9 @@
 import PickerProtocol
 
-/// The session's message line for a photo: "4032x3024 px, 3.1 MB, JPEG".
+/// The session's message line for a photo: "4032x3024 px, 3.1 MB, JPEG" ("RAW (CR2)" for a RAW).
 enum PhotoMessage {
-    static func text(width: Int, height: Int, bytes: Int64, format: PhotoFormat) -> String {
-        "\(width)x\(height) px, \(humanBytes(bytes)), \(format.displayName)"
+    static func text(width: Int, height: Int, bytes: Int64, formatName: String) -> String {
+        "\(width)x\(height) px, \(humanBytes(bytes)), \(formatName)"
     }
 
     /// The message for a photo known not to decode: "cannot be shown: corrupt JPEG data: …".

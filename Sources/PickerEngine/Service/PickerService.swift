@@ -311,7 +311,7 @@ public final class PickerService: Sendable {
                 photoName = p.fileName
                 message = brokenReason(p).map(PhotoMessage.broken)
                     ?? PhotoMessage.text(width: p.header.displayWidth, height: p.header.displayHeight,
-                                         bytes: p.byteSize, format: p.header.format)
+                                         bytes: p.byteSize, formatName: p.header.formatName)
             }
         }
         if photoName == nil, let path = s.photo {

@@ -16,8 +16,31 @@ enum RAWCodec: ImageCodec {
 
     static func readHeader(_ source: inout HeaderBytes) throws(HeaderParseError) -> ImageHeader {
         let layout = try layout(&source)
-        return ImageHeader(format: format, storedWidth: layout.size.width, storedHeight: layout.size.height,
-                           orientation: layout.orientation, dateTimeOriginal: layout.dateTimeOriginal)
+        var header = ImageHeader(format: format, storedWidth: layout.size.width, storedHeight: layout.size.height,
+                                 orientation: layout.orientation, dateTimeOriginal: layout.dateTimeOriginal)
+        header.container = layout.kind == .tiff ? nil : layout.kind.rawValue
+        if let preview = RAWPreviewChoice.largest(layout, &source) {
+            header.previewWidth = preview.width
+            header.previewHeight = preview.height
+        }
+        return header
+    }
+
+    /// The preview that would serve `storedTarget`, decoded at its DCT scale (3 bytes a pixel,
+    /// twice: the decode and its shrunk copy), when the header knows one that covers it; else
+    /// LibRaw's develop of the sensor: its raw plane (2 bytes a pixel), the 4-channel 16-bit
+    /// image (8, a quarter at half size) and the 8-bit result (3, a quarter at half size).
+    static func decodeBytes(_ header: ImageHeader, storedTarget: PixelSize?) -> Int {
+        let sensor = PixelSize(width: header.storedWidth, height: header.storedHeight)
+        if let target = storedTarget, let w = header.previewWidth, let h = header.previewHeight,
+           w >= target.width, h >= target.height {
+            let preview = PixelSize(width: w, height: h)
+            let scaled = ShrinkFactor.scaledSize(preview, denominator: ShrinkFactor.jpegDenominator(stored: preview, target: target))
+            return PixelCount.product(scaled.width, scaled.height, 3, 2)
+        }
+        let half = storedTarget.map { 2 * $0.width <= sensor.width && 2 * $0.height <= sensor.height } ?? false
+        let pixels = PixelCount.product(sensor.width, sensor.height)
+        return PixelCount.sum(PixelCount.product(pixels, 2), PixelCount.product(pixels, 11) / (half ? 4 : 1))
     }
 
     static func decode(_ data: [UInt8], stored: PixelSize, storedTarget: PixelSize?, maxPixels: Int,

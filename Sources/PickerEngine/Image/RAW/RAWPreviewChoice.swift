@@ -33,6 +33,19 @@ enum RAWPreviewChoice {
         return found.sorted { $0.size.width * $0.size.height < $1.size.width * $1.size.height }
     }
 
+    /// The largest preview with the picture's aspect, its size read from the first bytes of each
+    /// (the SOF follows the EXIF segment, at most 64 KiB); nil when there is none.
+    static func largest<S: RAWByteSource>(_ layout: RAWLayout, _ source: inout S) -> PixelSize? {
+        var best: PixelSize?
+        for preview in layout.previews {
+            let count = min(preview.range.count, 96 << 10)
+            guard let head = source.bytes(at: preview.range.lowerBound, count: count),
+                  let size = jpegSize(head, 0..<count), matchesAspect(size, layout.size) else { continue }
+            if size.width * size.height > (best.map { $0.width * $0.height } ?? 0) { best = size }
+        }
+        return best
+    }
+
     /// The first candidate (in `purpose`'s order) that covers `target` and decodes, decoded
     /// shrunk on load but still covering it; nil when none does.
     static func decode(_ candidates: [Candidate], covering target: PixelSize, purpose: Purpose, data: [UInt8],

@@ -12,7 +12,7 @@ import CSQLite
 /// headers of the ones that changed. Used from the library watcher's thread only.
 final class LibraryIndexStore {
     /// Bumped whenever the table's meaning changes: an index of another version is rebuilt.
-    static let schemaVersion = "3"
+    static let schemaVersion = "4"
     /// SQLite's files for one database: the main file, its write-ahead log and shared memory.
     private static let fileSuffixes = ["", "-wal", "-shm"]
     let path: String
@@ -59,7 +59,8 @@ final class LibraryIndexStore {
         guard let database else { return nil }
         do throws(SQLiteError) {
             let query = try database.prepare(
-                "SELECT path, target, dev, ino, size, mtime_s, mtime_ns, format, width, height, orientation, exif_date FROM photos")
+                "SELECT path, target, dev, ino, size, mtime_s, mtime_ns, format, width, height, orientation, exif_date, "
+                    + "container, preview_w, preview_h FROM photos")
             var photos: [Photo] = []
             while try query.step() {
                 if let photo = Self.photo(from: query, maxPixels: maxPixels) { photos.append(photo) }
@@ -80,7 +81,8 @@ final class LibraryIndexStore {
             let delete = try database.prepare("DELETE FROM photos WHERE path = ?1")
             let upsert = try database.prepare("""
                 INSERT OR REPLACE INTO photos (path, target, dev, ino, size, mtime_s, mtime_ns, format, width, height,
-                orientation, exif_date) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                orientation, exif_date, container, preview_w, preview_h)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
                 """)
             try database.transaction { () throws(SQLiteError) in
                 for path in changes.removed {
@@ -221,7 +223,7 @@ final class LibraryIndexStore {
             CREATE TABLE IF NOT EXISTS photos (path TEXT PRIMARY KEY, target TEXT, dev INTEGER NOT NULL,
             ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_s INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
             format INTEGER NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL, orientation INTEGER NOT NULL,
-            exif_date INTEGER, broken TEXT) WITHOUT ROWID
+            exif_date INTEGER, broken TEXT, container TEXT, preview_w INTEGER, preview_h INTEGER) WITHOUT ROWID
             """)
         let write = try db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")
         for (key, value) in [("schema", Self.schemaVersion), ("root", rootPath)] {
@@ -247,6 +249,14 @@ final class LibraryIndexStore {
         statement.bind(10, Int64(p.header.storedHeight))
         statement.bind(11, Int64(p.header.orientation.rawValue))
         if p.dateIsFromExif { statement.bind(12, p.dateSeconds) } else { statement.bind(12, nil as String?) }
+        statement.bind(13, p.header.container)
+        if let w = p.header.previewWidth, let h = p.header.previewHeight {
+            statement.bind(14, Int64(w))
+            statement.bind(15, Int64(h))
+        } else {
+            statement.bind(14, nil as String?)
+            statement.bind(15, nil as String?)
+        }
     }
 
     /// A row back as a photo; nil for a row that cannot be one (its file is then read again by the scan).
@@ -255,8 +265,13 @@ final class LibraryIndexStore {
               case let format = PhotoFormat(rawValue: UInt8(truncatingIfNeeded: row.int(7))),
               ImageCodecs.codec(for: format) != nil,
               let orientation = Orientation(rawValue: Int(row.int(10))) else { return nil }
-        let header = ImageHeader(format: format, storedWidth: Int(row.int(8)), storedHeight: Int(row.int(9)),
+        var header = ImageHeader(format: format, storedWidth: Int(row.int(8)), storedHeight: Int(row.int(9)),
                                  orientation: orientation)
+        header.container = row.string(12)
+        if !row.isNull(13), !row.isNull(14) {
+            header.previewWidth = Int(row.int(13))
+            header.previewHeight = Int(row.int(14))
+        }
         // Validated as a header just read is: a doctored size (or one over a cap lowered since) is
         // dropped and the file read again.
         guard ImageHeaderReader.oversizeReason(header, maxPixels: maxPixels) == nil else { return nil }
