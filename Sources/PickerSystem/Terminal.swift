@@ -85,13 +85,19 @@ public enum Terminal {
 
     /// Reads what is available (at most `limit` bytes); empty at end of file.
     public static func readAvailable(_ fd: Int32, limit: Int = 4096) throws(SystemError) -> [UInt8] {
+        try readAvailableOrEnd(fd, limit: limit) ?? []
+    }
+
+    /// Like `readAvailable`, but nil at end of file (a pty whose other side was closed).
+    public static func readAvailableOrEnd(_ fd: Int32, limit: Int = 4096) throws(SystemError) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: limit)
         let progress = buffer.withUnsafeMutableBytes { raw in
             Result { () throws(SystemError) in try FileDescriptorIO.read(fd, into: raw) }
         }
         switch try progress.get() {
         case .transferred(let n): return Array(buffer[0..<n])
-        case .endOfFile, .wouldBlock: return []
+        case .wouldBlock: return []
+        case .endOfFile: return nil
         }
     }
 }

@@ -80,10 +80,9 @@ struct PortalTests {
         try await waitUntil("the request's session to be closed", within: 30) { try await !sessions(daemon).contains("portal-") }
     }
 
-    /// The wrapper's HUP trap reports 129 (a cancel) once pick ends; but pick does not end on a hung-up
-    /// terminal: it polls the tty, reads 0 bytes with POLLHUP and redraws, forever (seen with strace,
-    /// pick in R state). Enabled once pick exits on end-of-file of its terminal (Sources/pickerctl/Pick).
-    @Test(.disabled("pick busy-loops on a hung-up terminal (read 0, POLLHUP) instead of exiting: the window's close never ends it"))
+    /// The wrapper's HUP trap reports 129 (a cancel) once pick ends: pick ends when its terminal is
+    /// gone (end of file or EIO on the tty; before, it polled the hung-up tty and redrew forever).
+    @Test
     func closingThePickWindowIsACancel() async throws {
         let daemon = try await LiveDaemon(library: library.url)
         defer { daemon.stopBlocking() }

@@ -86,7 +86,10 @@ final class PickController {
 
     /// Keys and mouse through the model; terminal answers to the layout. Returns whether to redraw fully.
     private func handleInput() throws(CLIError) -> Bool {
-        let bytes = terminal.read()
+        guard let bytes = terminal.read() else {
+            outcome = .cancelled  // the terminal is gone (its window closed): nobody is left to pick
+            return false
+        }
         var full = false
         for input in parser.feed(bytes) where outcome == nil {
             if try takeSixelGeometry(input) { full = true; continue }

@@ -32,7 +32,7 @@ enum PickDetection {
             rounds += 1
             if detection.finished { afterFinish += 1 }
             guard let ready = try? Terminal.waitReadable([terminal.descriptor], timeoutMilliseconds: 50), ready[0] else { continue }
-            for input in parser.feed(terminal.read()) { detection.note(input) }
+            for input in parser.feed(terminal.read() ?? []) { detection.note(input) }
         }
         return detection
     }

@@ -44,8 +44,15 @@ final class TerminalSession {
     /// Errors are dropped: a terminal that went away leaves nothing to draw on.
     func write(_ bytes: [UInt8]) { try? Terminal.writeAll(descriptor, bytes) }
 
-    /// Bytes available now (after poll said readable).
-    func read() -> [UInt8] { (try? Terminal.readAvailable(descriptor)) ?? [] }
+    /// Bytes available now (after poll said readable); nil when the terminal is gone: end of file or
+    /// a read error (EIO) once its window was closed. Polling it again would spin.
+    func read() -> [UInt8]? {
+        do throws(SystemError) {
+            return try Terminal.readAvailableOrEnd(descriptor)
+        } catch {
+            return nil
+        }
+    }
 
     /// Leaves the alternate screen and restores the saved mode; a second call does nothing.
     func restore() {
