@@ -14,7 +14,7 @@ public struct ReplyDeclaration: Sendable {
     }
 
     /// Every reply of this version.
-    public static let all: [ReplyDeclaration] = connection + sessions + browsing + images
+    public static let all: [ReplyDeclaration] = connection + sessions + browsing + images + details
 
     static let byType = MessageType.table(all, \.type)
 }
