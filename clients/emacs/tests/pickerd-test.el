@@ -107,6 +107,30 @@
     (should (eq (alist-get 'change event) 'change-42))
     (should (equal (alist-get 'name event) "s"))))
 
+;; The tables against the Swift declaration (issue 22 item 4): docs/protocol-tables.json, which
+;; DeclarationTableTests proves equal to the declaration.  A drift on either side fails here.
+(ert-deftest pickerd-tables-are-the-swift-declaration ()
+  (let* ((file (expand-file-name "../../../docs/protocol-tables.json" pickerd-test-dir))
+         (declared (with-temp-buffer
+                     (insert-file-contents file)
+                     (json-parse-buffer :object-type 'alist)))
+         (numbered (lambda (section)
+                     (sort (mapcar (lambda (e) (cons (string-to-number (symbol-name (car e))) (cdr e)))
+                                   (alist-get section declared))
+                           (lambda (a b) (< (car a) (car b))))))
+         (names (lambda (table) (sort (mapcar (lambda (e) (cons (car e) (symbol-name (cdr e)))) table)
+                                      (lambda (a b) (< (car a) (car b)))))))
+    (should (equal (mapcar (lambda (e) (cons (car e) (alist-get 'name (cdr e)))) (funcall numbered 'messages))
+                   (sort (mapcar (lambda (m) (cons (car m) (symbol-name (cadr m)))) (copy-sequence pickerd-messages))
+                         (lambda (a b) (< (car a) (car b))))))
+    (should (equal (mapcar #'car (cl-remove-if-not (lambda (e) (equal (alist-get 'direction (cdr e)) "request"))
+                                                   (funcall numbered 'messages)))
+                   (sort (copy-sequence pickerd-request-types) #'<)))
+    (should (equal (funcall numbered 'errors) (funcall names pickerd-error-names)))
+    (should (equal (funcall numbered 'photo_formats) (funcall names pickerd-photo-formats)))
+    (should (equal (funcall numbered 'output_formats) (funcall names pickerd-formats)))
+    (should (equal (funcall numbered 'session_changes) (funcall names pickerd-session-changes)))))
+
 ;; Values a newer daemon adds (PROTOCOL.md, "Open values") survive decode and re-encode.
 (ert-deftest pickerd-newer-values-round-trip-byte-for-byte ()
   (let ((row '((index . 1) (name . "a.new") (path . "a.new") (width . 2) (height . 3) (bytes . 4)

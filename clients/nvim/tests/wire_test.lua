@@ -170,4 +170,32 @@ test('getImage with cells encodes the symbols request of the terminal formats', 
     'decoded')
 end)
 
+-- The tables against the Swift declaration (issue 22 item 4): docs/protocol-tables.json, which
+-- DeclarationTableTests proves equal to the declaration. A drift on either side fails here.
+test('messages, error codes, formats and session changes are the Swift declaration\'s', function()
+  local path = vim.env.PICKER_TEST_PROTOCOL_MD:gsub('PROTOCOL%.md$', 'protocol-tables.json')
+  local declared = vim.fn.json_decode(table.concat(vim.fn.readfile(path), '\n'))
+  local function numbered(t)
+    local out = {}
+    for k, v in pairs(t) do out[tonumber(k)] = v end
+    return out
+  end
+  local names, requests, declared_requests = {}, {}, {}
+  for t, m in pairs(wire.MESSAGES) do
+    names[t] = m[1]
+    if m.request then requests[t] = true end
+  end
+  local declared_names = {}
+  for t, m in pairs(numbered(declared.messages)) do
+    declared_names[t] = m.name
+    if m.direction == 'request' then declared_requests[t] = true end
+  end
+  eq(declared_names, names, 'message names')
+  eq(declared_requests, requests, 'which messages are requests')
+  eq(numbered(declared.errors), wire.ERRORS, 'error codes')
+  eq(numbered(declared.photo_formats), wire.PHOTO_FORMATS, 'photo formats')
+  eq(numbered(declared.output_formats), wire.FORMATS, 'output formats')
+  eq(numbered(declared.session_changes), wire.SESSION_CHANGES, 'session changes')
+end)
+
 h.main('nvim wire tests', function() end)

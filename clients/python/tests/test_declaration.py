@@ -1,0 +1,39 @@
+"""The Python tables against the Swift declaration (issue 22 item 4): docs/protocol-tables.json is
+the declaration as JSON (a Swift test, DeclarationTableTests, proves it equal); every message,
+error code, format and session change must match it, so a drift on either side fails."""
+
+import json
+import os
+import unittest
+
+from support import pc
+
+tables = pc.wire
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "protocol-tables.json")
+
+
+class DeclarationTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        with open(PATH, encoding="utf-8") as f:
+            cls.declared = json.load(f)
+
+    def test_messages_names_and_directions(self):
+        declared = {int(k): v for k, v in self.declared["messages"].items()}
+        self.assertEqual({t: name for t, (name, _f) in tables.MESSAGES.items()},
+                         {t: v["name"] for t, v in declared.items()})
+        self.assertEqual(set(tables.REQUEST_TYPES), {t for t, v in declared.items() if v["direction"] == "request"})
+        self.assertEqual({int(t) for t in tables.MessageType}, set(declared))
+
+    def test_error_codes(self):
+        self.assertEqual({int(c): c.name.lower() for c in tables.ErrorCode},
+                         {int(k): v for k, v in self.declared["errors"].items()})
+
+    def test_formats_and_session_changes(self):
+        self.assertEqual(tables.PHOTO_FORMATS, {int(k): v for k, v in self.declared["photo_formats"].items()})
+        self.assertEqual(tables.FORMATS, {int(k): v for k, v in self.declared["output_formats"].items()})
+        self.assertEqual(tables.SESSION_CHANGES, {int(k): v for k, v in self.declared["session_changes"].items()})
+
+
+if __name__ == "__main__":
+    unittest.main()
