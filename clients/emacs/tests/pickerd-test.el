@@ -131,6 +131,20 @@
     (should (equal (funcall numbered 'output_formats) (funcall names pickerd-formats)))
     (should (equal (funcall numbered 'session_changes) (funcall names pickerd-session-changes)))))
 
+(ert-deftest pickerd-an-extension-a-newer-server-adds-is-kept ()
+  "A field added later travels in the extension area: kept byte for byte; an older server sends none."
+  (let* ((fields '((path . "A/p.jpg") (name . "p.jpg") (format . 1) (width . 2) (height . 3) (bytes . 4)
+                   (date . 5) (date_source . 1) (gps . t)))
+         (older (pickerd-encode-frame #x33 7 fields))
+         (newer (pickerd-encode-frame #x33 7 (cons (cons 'extensions (list (cons 9 (unibyte-string 1 2)))) fields))))
+    (should (equal (substring newer 9) (concat (substring older 9) (unibyte-string 9 0 0 0 2 1 2))))
+    (dolist (case (list (cons older nil) (cons newer (list (cons 9 (unibyte-string 1 2))))))
+      (let* ((frame (pickerd-parse-frame (car case)))
+             (decoded (pickerd-decode-payload (car frame) (nth 2 frame))))
+        (should (equal (alist-get 'extensions decoded) (cdr case)))
+        (should (equal (alist-get 'path decoded) "A/p.jpg"))
+        (should (equal (pickerd-encode-frame (car frame) (nth 1 frame) decoded) (car case)))))))
+
 ;; Values a newer daemon adds (PROTOCOL.md, "Open values") survive decode and re-encode.
 (ert-deftest pickerd-newer-values-round-trip-byte-for-byte ()
   (let ((row '((index . 1) (name . "a.new") (path . "a.new") (width . 2) (height . 3) (bytes . 4)

@@ -198,4 +198,22 @@ test('messages, error codes, formats and session changes are the Swift declarati
   eq(numbered(declared.session_changes), wire.SESSION_CHANGES, 'session changes')
 end)
 
+test('a field a newer server adds in the extension area is kept; an older server sends none', function()
+  local fields = { path = 'A/p.jpg', name = 'p.jpg', format = 1, width = 2, height = 3, bytes = 4, date = 5,
+    date_source = 1, gps = true }
+  local older = wire.encode(0x33, 7, fields)
+  fields.extensions = { [9] = '\1\2' }
+  local newer = wire.encode(0x33, 7, fields)
+  eq(older:sub(10) .. '\9\0\0\0\2\1\2', newer:sub(10), 'the entry follows the last field')
+  for _, case in ipairs({ { older, {} }, { newer, { [9] = '\1\2' } } }) do
+    local f = wire.framer()
+    f:feed(case[1])
+    local frame = assert(f:next())
+    local decoded = assert(wire.decode_payload(frame.type, frame.payload))
+    eq(case[2], decoded.extensions, 'extensions')
+    eq('A/p.jpg', decoded.path, 'path')
+    eq(case[1], wire.encode(frame.type, frame.id, decoded), 'kept byte for byte')
+  end
+end)
+
 h.main('nvim wire tests', function() end)

@@ -37,3 +37,28 @@ class DeclarationTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ExtensionAreaTest(unittest.TestCase):
+    """A field added later travels in the extension area (PROTOCOL.md, "Extending a message")."""
+
+    def test_a_newer_servers_field_is_kept_and_an_older_servers_reply_has_none(self):
+        fields = {"path": "A/p.jpg", "name": "p.jpg", "format": 1, "width": 2, "height": 3, "bytes": 4,
+                  "date": 5, "date_source": 1, "gps": True}
+        older = tables.encode_frame(0x33, 7, fields)                   # what a server of today sends
+        newer = tables.encode_frame(0x33, 7, fields, extensions={9: b"\x01\x02"})
+        self.assertEqual(newer[9:], older[9:] + bytes([9, 0, 0, 0, 2, 1, 2]))
+        for data, area in ((older, {}), (newer, {9: b"\x01\x02"})):
+            framer = tables.Framer()
+            framer.feed(data)
+            frame = framer.next()
+            decoded = frame.fields()
+            self.assertEqual(decoded["extensions"], area)
+            self.assertEqual(decoded["path"], "A/p.jpg")
+            self.assertEqual(tables.encode_frame(frame.type, frame.id, decoded), data)  # kept byte for byte
+
+    def test_an_extension_given_twice_is_malformed(self):
+        payload = tables.encode_payload(0x32, session="s") + bytes([9, 0, 0, 0, 0, 9, 0, 0, 0, 0])
+        with self.assertRaises(tables.WireError) as cm:
+            tables.decode_payload(0x32, payload)
+        self.assertEqual(cm.exception.code, tables.ErrorCode.MALFORMED_FRAME)
