@@ -12,6 +12,8 @@ struct ConnectionMachine {
     struct Work {
         var id: UInt32
         var request: Request
+        /// Worked out once, here where the frame was decoded.
+        var plan: RequestPlan
         var token: CancelToken
     }
 
@@ -214,8 +216,9 @@ struct ConnectionMachine {
         inFlight += 1
         let token = CancelToken()
         tokens[id] = token
-        parked.append(Work(id: id, request: request, token: token))
-        if Server.isImageWork(request), let session = request.sessionName {
+        let plan = RequestPlan(request)
+        parked.append(Work(id: id, request: request, plan: plan, token: token))
+        if plan.isImageWork, let session = plan.session {
             return [.imageRequestArrived(session: session, token: token)]
         }
         return []
@@ -228,7 +231,7 @@ struct ConnectionMachine {
     private mutating func startParked() -> [Action] {
         var actions: [Action] = []
         while let next = parked.first {
-            let image = Server.isImageWork(next.request)
+            let image = next.plan.isImageWork
             if image && (imageWorkRunning >= limits.maxImageWorkPerConnection
                          || output.queuedBytes >= limits.maxQueuedOutputBytes) {
                 break

@@ -115,5 +115,6 @@ struct EngineHandler: RequestHandling {
     let service: PickerService
     func handle(_ request: Request) -> Reply { service.handle(request) }
     var pool: WorkerPool { service.pool }
-    func answersFromCache(_ request: Request) -> Bool { service.answersFromCache(request) }
+    func prepare(_ request: Request) -> PreparedRequest { service.prepare(request) }
+    func handle(_ request: Request, prepared: PreparedRequest) -> Reply { service.handle(request, prepared: prepared) }
 }

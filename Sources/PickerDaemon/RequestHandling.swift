@@ -7,11 +7,15 @@ public protocol RequestHandling: Sendable {
     func handle(_ request: Request) -> Reply
     /// The fixed pool request work runs on (`RequestScheduler`).
     var pool: WorkerPool { get }
-    /// Whether an image request would be answered from the render cache (no pixel work), so it may
-    /// run in the interactive lane instead of queueing behind decodes. A guess: may be stale.
-    func answersFromCache(_ request: Request) -> Bool
+    /// Works out an image request before it is queued (its render plan and the cache's answer),
+    /// in the interactive lane: one that needs no pixel work is answered there instead of
+    /// queueing behind decodes. Called for image work only, on the pool's threads.
+    func prepare(_ request: Request) -> PreparedRequest
+    /// Answers a request with what `prepare` worked out (`.unplanned` when it was not asked).
+    func handle(_ request: Request, prepared: PreparedRequest) -> Reply
 }
 
 extension RequestHandling {
-    public func answersFromCache(_ request: Request) -> Bool { false }
+    public func prepare(_ request: Request) -> PreparedRequest { .unplanned }
+    public func handle(_ request: Request, prepared: PreparedRequest) -> Reply { handle(request) }
 }

@@ -5,30 +5,29 @@ import Synchronization
 /// Runs request work on the engine's worker pool, in the request's class (`RequestClass`).
 ///
 /// Requests naming the same session run one at a time in arrival order (so they answer in order):
-/// each session has a line, keyed by an internal id given when the line opens, and only the head
-/// of a line is in the pool. A line whose head is interactive work goes to the interactive lane,
+/// each session has a line, keyed by the session's name, and only the head of a line is in the pool. A line whose head is interactive work goes to the interactive lane,
 /// so a cheap request waits for nothing but its own session's earlier requests. Requests without
 /// a session go to the pool directly. Image work is shared fairly by worker time (`FairQueue`) across
 /// sessions, keyed by a hash of the session's name so that a client reconnecting for every request
-/// keeps the cost of its earlier renders (a connection id would be new each time); an image request
-/// the render cache can answer is sent to the interactive lane instead (no pixel work).
+/// keeps the cost of its earlier renders (a connection id would be new each time). An image request
+/// is first prepared in the interactive lane (`RequestHandling.prepare`: its render plan and the
+/// cache's answer, worked out once); one that needs no pixel work is answered there, the rest take
+/// their turn as image work with the same plan.
 final class RequestScheduler: Sendable {
     private struct Work {
         var request: Request
-        var kind: WorkClass
+        var plan: RequestPlan
         var connection: UInt64
         var cancel: CancelFlag
-        var run: @Sendable () -> Void
+        var run: @Sendable (PreparedRequest) -> Void
     }
 
     private struct Line {
-        var id: UInt64
         var waiting: [Work] = []
     }
 
     private struct Lines {
         var byName: [String: Line] = [:]
-        var nextID: UInt64 = 1
     }
 
     private let pool: WorkerPool
@@ -40,11 +39,12 @@ final class RequestScheduler: Sendable {
         self.handler = handler
     }
 
-    /// Queues `run` for `request`; `cancel` is raised when the client cancels it.
-    func submit(_ request: Request, kind: WorkClass, connection: UInt64, cancel: CancelFlag,
-                _ run: @escaping @Sendable () -> Void) {
-        let work = Work(request: request, kind: kind, connection: connection, cancel: cancel, run: run)
-        guard let session = request.sessionName else {
+    /// Queues `run` for `request`; `cancel` is raised when the client cancels it. `run` gets what
+    /// the handler prepared for image work (`.unplanned` for the rest).
+    func submit(_ request: Request, plan: RequestPlan, connection: UInt64, cancel: CancelFlag,
+                _ run: @escaping @Sendable (PreparedRequest) -> Void) {
+        let work = Work(request: request, plan: plan, connection: connection, cancel: cancel, run: run)
+        guard let session = plan.session else {
             start(work)
             return
         }
@@ -55,8 +55,7 @@ final class RequestScheduler: Sendable {
                 l.byName[session] = line
                 return false
             }
-            l.byName[session] = Line(id: l.nextID)
-            l.nextID += 1
+            l.byName[session] = Line()
             return true
         }
         if startNow { start(work, session: session) }
@@ -66,20 +65,23 @@ final class RequestScheduler: Sendable {
     var openLines: Int { lines.withLock { $0.byName.count } }
 
     private func start(_ work: Work, session: String? = nil) {
-        let runThenNext: @Sendable () -> Void = { [self] in
-            work.run()
+        let runThenNext: @Sendable (PreparedRequest) -> Void = { [self] prepared in
+            work.run(prepared)
             if let session { finished(session) }
         }
-        guard work.kind == .image else {
-            pool.submit(work.kind, fairnessKey: work.connection, cancel: work.cancel, runThenNext)
+        let kind = RequestClass(work.plan).workClass
+        guard kind == .image else {
+            pool.submit(kind, fairnessKey: work.connection, cancel: work.cancel) { runThenNext(.unplanned) }
             return
         }
-        // Ask the cache first, in the lane: a hit is answered there, a miss takes its turn as image work.
+        // Plan it first, in the lane: what needs no pixels is answered there, the rest takes its
+        // turn as image work with the same plan.
         pool.submit(.interactive, cancel: work.cancel) { [self] in
-            if handler.answersFromCache(work.request) {
-                runThenNext()
+            let prepared = handler.prepare(work.request)
+            if prepared.needsPixelWork {
+                pool.submit(.image, fairnessKey: Self.fairnessKey(work), cancel: work.cancel) { runThenNext(prepared) }
             } else {
-                pool.submit(.image, fairnessKey: Self.fairnessKey(work), cancel: work.cancel, runThenNext)
+                runThenNext(prepared)
             }
         }
     }
@@ -87,7 +89,7 @@ final class RequestScheduler: Sendable {
     /// Whose share an image request uses: its session's (FNV-1a of the name; a collision only
     /// makes two sessions share), else its connection's.
     private static func fairnessKey(_ work: Work) -> UInt64 {
-        guard let session = work.request.sessionName else { return work.connection }
+        guard let session = work.plan.session else { return work.connection }
         var h: UInt64 = 0xcbf29ce484222325
         for b in session.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
         return h

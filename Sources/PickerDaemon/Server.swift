@@ -123,24 +123,23 @@ public final class Server: Sendable {
     /// Runs one accepted request on a worker; its reply goes back through the mailbox once the
     /// changes before it are durable.
     func submit(_ work: ConnectionMachine.Work, from connID: UInt64) {
-        let (id, request, token) = (work.id, work.request, work.token)
-        let image = Server.isImageWork(request)
-        let imageSession = image ? request.sessionName : nil
+        let (id, request, plan, token) = (work.id, work.request, work.plan, work.token)
+        let imageSession = plan.isImageWork ? plan.session : nil
         let (handler, mailbox, durability) = (self.handler, self.mailbox, self.durability)
-        let kind: WorkClass = if case .pool(let k) = RequestClass(request) { k } else { .interactive }
-        scheduler.submit(request, kind: kind, connection: connID, cancel: token.flag) { [self] in
+        scheduler.submit(request, plan: plan, connection: connID, cancel: token.flag) { [self] prepared in
             var reply: Reply
             if token.begin() {
-                reply = handler.handle(request)
+                reply = handler.handle(request, prepared: prepared)
                 if !token.finish() { reply = .error(Server.cancelledError(token.outcome, request)) }
             } else {
                 reply = .error(Server.cancelledError(token.outcome, request))
             }
             if let s = imageSession { imageRequestEnded(session: s, token: token) }
-            let delivery = ReplyMailbox.Delivery(connection: connID, bytes: reply.frame(id: id).encoded(),
-                                                 reply: id, imageWork: image)
-            // The reply waits for the session writer, the worker does not.
-            durability.whenDurable { mailbox.post(delivery) }
+            let delivery = ReplyMailbox.Delivery(connection: connID, bytes: reply.encodedFrame(id: id),
+                                                 reply: id, imageWork: plan.isImageWork)
+            // A reply to a change waits for the session writer (the worker does not); one that
+            // changed nothing goes at once, behind only its own session's replies still waiting.
+            durability.whenDurable(plan) { mailbox.post(delivery) }
         }
     }
 
@@ -156,11 +155,6 @@ public final class Server: Sendable {
         latestImageRequest.withLock { latest in
             if latest[session] === token { latest[session] = nil }
         }
-    }
-
-    /// Requests that decode pictures: a newer one on the same session supersedes a waiting older one.
-    static func isImageWork(_ request: Request) -> Bool {
-        RequestClass(request).isImageWork
     }
 
     static func cancelledError(_ outcome: CancelToken.Outcome, _ request: Request) -> PickerError {

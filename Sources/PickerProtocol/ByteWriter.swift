@@ -42,6 +42,12 @@ public struct ByteWriter: Sendable {
         bytes.append(contentsOf: b)
     }
 
+    /// Overwrites the u32 at `offset` (a length known only once what follows is written).
+    public mutating func setU32(_ v: UInt32, at offset: Int) {
+        guard offset >= 0, offset + 4 <= bytes.count else { return }
+        for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: v >> UInt32(24 - 8 * i)) }
+    }
+
     /// Clamps a non-negative Int into u32 for the wire.
     public mutating func count(_ n: Int) { u32(UInt32(clamping: max(0, n))) }
 }

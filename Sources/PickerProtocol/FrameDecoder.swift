@@ -42,6 +42,11 @@ public struct FrameDecoder: Sendable {
             start = 0
         }
         buffer.append(contentsOf: bytes)
+        // Room for the whole frame now being received, once: a large reply then grows the buffer
+        // by no doubling copies (each a fresh allocation, page-faulted in again).
+        if let length = pendingLength, length <= maxFrameLength {
+            buffer.reserveCapacity(start + 4 + Int(length))
+        }
     }
 
     /// The next complete frame, nil if more bytes are needed.
@@ -53,13 +58,28 @@ public struct FrameDecoder: Sendable {
         guard bufferedByteCount >= total else { return nil }
         let type = buffer[start + 4]
         let id = readU32(at: start + 5)
-        let payload = Array(buffer[(start + 9)..<(start + total)])
+        let payload: [UInt8]
+        if start == 0 && total == buffer.count && total > 64 * 1024 {
+            // A large frame alone in the buffer (a picture): hand the buffer itself over, its
+            // header shifted out, instead of copying it into a new allocation.
+            payload = Self.takingPayload(&buffer)
+        } else {
+            payload = Array(buffer[(start + 9)..<(start + total)])
+        }
         start += total
-        if start == buffer.count {
+        if start >= buffer.count {
             buffer.removeAll(keepingCapacity: true)
             start = 0
         }
         return Frame(type: type, requestID: id, payload: payload)
+    }
+
+    /// The payload of the one frame `buffer` holds; `buffer` is left empty.
+    private static func takingPayload(_ buffer: inout [UInt8]) -> [UInt8] {
+        var payload: [UInt8] = []
+        swap(&payload, &buffer)
+        payload.removeFirst(ProtocolLimits.headerSize + 4)
+        return payload
     }
 
     private func readU32(at i: Int) -> UInt32 {

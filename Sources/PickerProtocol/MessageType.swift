@@ -36,6 +36,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
 
     case getImage = 0x30
     case image = 0x31
+    case photoInfo = 0x32
+    case photoInfoReply = 0x33
 
     case toggle = 0x40
     case selection = 0x42

@@ -28,6 +28,12 @@ public struct PhotoFormat: RawRepresentable, Hashable, Sendable, Codable {
     /// Every input format this build knows, in wire order.
     public static let known: [PhotoFormat] = [.jpeg, .png, .webp, .heic, .avif, .gif, .jxl, .raw]
 
+    /// The short name clients use in their tables ("jpeg", "heic", "jxl"...; `format-N` for an unknown one).
+    public var shortName: String {
+        let names: [UInt8: String] = [1: "jpeg", 2: "png", 3: "webp", 4: "heic", 5: "avif", 8: "gif", 9: "jxl", 10: "raw"]
+        return names[rawValue] ?? "format-\(rawValue)"
+    }
+
     /// The name users see ("JPEG", "PNG", "WebP", "HEIC", "AVIF", "GIF", "JPEG XL", "RAW"; `format-N` for an unknown one).
     public var displayName: String {
         switch rawValue {

@@ -12,6 +12,7 @@ public enum Reply: Sendable, Equatable {
     case photos(PhotoList)
     case photosPage(PhotoPage)
     case image(EncodedImage)
+    case photoInfo(PhotoDetails)
     case selection(SelectionList)
     case thumbnails(ThumbnailSheet)
     case subscribed(Subscription)
@@ -32,6 +33,7 @@ public enum Reply: Sendable, Equatable {
         case .photos: return .photosReply
         case .photosPage: return .photosPageReply
         case .image: return .image
+        case .photoInfo: return .photoInfoReply
         case .selection: return .selectionReply
         case .thumbnails: return .thumbnailsReply
         case .subscribed: return .subscribed

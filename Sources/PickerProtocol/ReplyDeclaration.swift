@@ -14,7 +14,7 @@ public struct ReplyDeclaration: Sendable {
     }
 
     /// Every reply of this version.
-    public static let all: [ReplyDeclaration] = connection + sessions + browsing + images
+    public static let all: [ReplyDeclaration] = connection + sessions + browsing + images + details
 
     static let byType = MessageType.table(all, \.type)
 }
@@ -29,6 +29,18 @@ extension Reply {
         var w = ByteWriter(capacity: estimatedPayloadSize)
         declaration.encode(self, &w)
         return Frame(type: messageType.rawValue, requestID: id, payload: w.bytes)
+    }
+
+    /// The frame's bytes on the wire, written once into one buffer (`frame(id:).encoded()` copies
+    /// the payload a second time: for a picture that is a second multi-MiB allocation and copy).
+    public func encodedFrame(id: UInt32) -> [UInt8] {
+        var w = ByteWriter(capacity: estimatedPayloadSize + 9)
+        w.u32(0)  // the length, set below
+        w.u8(messageType.rawValue)
+        w.u32(id)
+        declaration.encode(self, &w)
+        w.setU32(UInt32(clamping: w.bytes.count - 4), at: 0)
+        return w.bytes
     }
 
     /// Decodes a reply frame (request and event frames are not replies and are refused here).

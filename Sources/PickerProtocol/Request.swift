@@ -20,6 +20,8 @@ public enum Request: Sendable, Equatable {
     /// One page of the selected album's photos, in the session's order.
     case photosPage(PhotosPageRequest)
     case getImage(ImageRequest)
+    /// One photo's details from the index and its header (nil photo: the session's current one).
+    case photoInfo(session: String, photo: Selector?)
     case toggle(session: String, Selector)
     case selection(session: String)
     case clearSelection(session: String)
@@ -49,6 +51,7 @@ public enum Request: Sendable, Equatable {
         case .setSort: return .setSort
         case .photosPage: return .photosPage
         case .getImage: return .getImage
+        case .photoInfo: return .photoInfo
         case .toggle: return .toggle
         case .selection: return .selection
         case .clearSelection: return .clearSelection
@@ -70,6 +73,7 @@ public enum Request: Sendable, Equatable {
         case .setSort(let s, _): return s
         case .photosPage(let p): return p.session
         case .getImage(let r): return r.session
+        case .photoInfo(let s, _): return s
         case .toggle(let s, _), .selection(let s), .clearSelection(let s): return s
         case .thumbnails(let r): return r.session
         case .preview(let r): return r.session

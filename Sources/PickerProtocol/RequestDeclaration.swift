@@ -33,7 +33,7 @@ public struct RequestDeclaration: Sendable {
     }
 
     /// Every request of this version.
-    public static let all: [RequestDeclaration] = connection + session + browsing + images
+    public static let all: [RequestDeclaration] = connection + session + browsing + images + details
 
     /// The declaration of each request type number (nil: not a request).
     static let byType = MessageType.table(all, \.type)

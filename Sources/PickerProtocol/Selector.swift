@@ -16,7 +16,14 @@ public enum Selector: Sendable, Equatable {
     }
 
     static func decode(from r: inout ByteReader) throws(PickerError) -> Selector {
+        guard let s = try decodeOptional(from: &r) else { throw PickerError(.malformedFrame, "unknown selector kind 0") }
+        return s
+    }
+
+    /// A selector where kind 0 means "none given" (the current one).
+    static func decodeOptional(from r: inout ByteReader) throws(PickerError) -> Selector? {
         switch try r.u8() {
+        case 0: return nil
         case 1: return .name(try r.string())
         case 2: return .index(Int(try r.u32()))
         case let k: throw PickerError(.malformedFrame, "unknown selector kind \(k)")

@@ -7,7 +7,7 @@ import PickerSystem
 // Thin client: parse arguments against the command table, speak the protocol, print.
 
 /// The whole command table, in the order `--help` lists it.
-let allCommands = daemonCommands + sessionCommands + navigationCommands + [getImageCommand] + libraryCommands
+let allCommands = daemonCommands + sessionCommands + navigationCommands + [getImageCommand, infoCommand] + libraryCommands
     + photosCommands + selectionCommands + [thumbnailsCommand, previewCommand] + integrationCommands + [pickCommand] + completionCommands
 
 let pickerctlVersion = Release.version

@@ -70,4 +70,27 @@ import Testing
         defer { reloaded.finishWriting() }
         #expect((try? reloaded.get("late"))?.width == 200)
     }
+
+    /// A reply that changed nothing waits for no fsync, but still keeps its order behind its own
+    /// session's replies that wait (item 5 of issue 22): the write is held open by the test.
+    @Test func aReplyThatChangedNothingWaitsOnlyBehindItsOwnSession() {
+        let gate = DispatchSemaphore(value: 0)
+        let committer = SessionCommitter(file: "test", snapshot: { (1, [1]) }, persist: { _ in gate.wait() })
+        committer.start()
+        let seen = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        committer.changed(1)
+        committer.whenDurable(session: "a", changes: true) { seen.withLock { $0.append("a changed") } }
+        committer.whenDurable(session: "b", changes: false) { seen.withLock { $0.append("b read") } }
+        committer.whenDurable(session: nil, changes: false) { seen.withLock { $0.append("ping") } }
+        committer.whenDurable(session: "a", changes: false) {
+            seen.withLock { $0.append("a read") }
+            done.signal()
+        }
+        #expect(seen.withLock { $0 } == ["b read", "ping"], "only the replies of other sessions went while the write ran")
+        gate.signal()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(seen.withLock { $0 } == ["b read", "ping", "a changed", "a read"])
+        committer.finish()
+    }
 }

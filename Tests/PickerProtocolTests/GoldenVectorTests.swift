@@ -107,6 +107,7 @@ import Testing
             let reply = try Reply(frame: frame)
             #expect(reply.messageType == type)
             reencoded = reply.frame(id: frame.requestID).encoded()
+            #expect(reply.encodedFrame(id: frame.requestID) == vector.bytes, "the daemon's one-buffer encoding")
             decoded = .reply(reply)
         }
         #expect(reencoded == vector.bytes, "re-encoded: \(hexString(reencoded))")

@@ -18,6 +18,20 @@ enum GoldenVectorValues {
         album: nil, albumIndex: nil, photo: nil, photoIndex: nil, photoCount: 0, message: "")
     static let picked = SelectedPhoto(album: "2024/Kyoto", name: "IMG_2.jpg", width: 4032, height: 3024,
                                       path: "2024/Kyoto/IMG_2.jpg", absolutePath: "/home/ann/Pictures/2024/Kyoto/IMG_2.jpg")
+    static let details: PhotoDetails = {
+        var d = PhotoDetails(path: "2024/Kyoto/IMG_2.jpg", name: "IMG_2.jpg", format: .jpeg, width: 4032, height: 3024,
+                             bytes: 3_100_000, date: 1_700_000_000, dateSource: .exif)
+        d.cameraMake = "Canon"
+        d.cameraModel = "EOS R5"
+        d.lens = "RF24-105mm"
+        d.exposureTime = PhotoDetails.Rational(1, 250)
+        d.fNumber = PhotoDetails.Rational(28, 10)
+        d.focalLength = PhotoDetails.Rational(50, 1)
+        d.iso = 400
+        d.colourProfile = "Display P3"
+        d.hasGPS = true
+        return d
+    }()
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 
     static let byLabel: [String: Message] = [
@@ -40,6 +54,8 @@ enum GoldenVectorValues {
         "stepPhoto id=16": .request(.stepPhoto(session: "main", .next)),
         "stepPhoto id=17 previous": .request(.stepPhoto(session: "main", .previous)),
         "status id=18": .request(.status(session: "main")),
+        "photoInfo id=70": .request(.photoInfo(session: "main", photo: nil)),
+        "photoInfoReply id=70": .reply(.photoInfo(GoldenVectorValues.details)),
         "getImage id=19": .request(.getImage(ImageRequest(session: "main"))),
         "getImage id=20 jpeg": .request(.getImage(ImageRequest(session: "main", format: .jpeg, quality: 90, noCache: true))),
         "getImage id=60 symbols": .request(.getImage(ImageRequest(session: "main", format: .symbols,

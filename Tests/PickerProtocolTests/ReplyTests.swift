@@ -16,6 +16,9 @@ import Testing
         photo: "Ω.webp", photoIndex: Int(UInt32.max), photoCount: Int(UInt32.max), message: "x")
 
     static let samples: [Reply] = [
+        .photoInfo(GoldenVectorValues.details),
+        .photoInfo(PhotoDetails(path: "", name: "", format: PhotoFormat(rawValue: 42), width: 0, height: 0, bytes: 0,
+                                date: -1, dateSource: PhotoInfo.DateSource(rawValue: 7))),
         .hello(Capabilities(version: 1, serverVersion: "0.1.0", maxRequestFrame: 1 << 20, maxReplyFrame: 256 << 20,
                             inputFormats: [.jpeg, .png, .webp], outputFormats: [.png, .jpeg, .webp])),
         .hello(Capabilities(version: .max, serverVersion: "", maxRequestFrame: .max, maxReplyFrame: 0,

@@ -107,6 +107,27 @@ struct VectorAnnotation {
         if kind == 1 { string("album or photo name") } else { u32("index, 1-based") }
     }
 
+    private mutating func photoDetails() {
+        string("path")
+        string("name")
+        u8("format", Self.format)
+        u32("width")
+        u32("height")
+        i64("bytes")
+        i64("date, Unix seconds")
+        u8("date_source") { $0 == 0 ? "file mtime" : "EXIF" }
+        string("camera_make", ifEmpty: "unknown")
+        string("camera_model", ifEmpty: "unknown")
+        string("lens", ifEmpty: "unknown")
+        for field in ["exposure_time", "f_number", "focal_length"] {
+            u32(field + " numerator")
+            u32(field + " denominator") { $0 == 0 ? "unknown" : "" }
+        }
+        u32("iso") { $0 == 0 ? "unknown" : "" }
+        string("colour_profile", ifEmpty: "none named")
+        u8("gps") { $0 == 1 ? "the file holds a position; it is never sent" : "no position" }
+    }
+
     private mutating func session() {
         string("name")
         string("title")
@@ -163,6 +184,11 @@ struct VectorAnnotation {
         case .subscribe, .subscribed:
             string("session", ifEmpty: "none")
             u8("flags") { $0 & 1 != 0 ? "bit 0: library events" : "" }
+        case .photoInfo:
+            string("session")
+            if num(1) == 0 { u8("photo") { _ in "the current photo" } } else { selector() }
+        case .photoInfoReply:
+            photoDetails()
         case .cancel:
             u32("request_id")
         case .cancelReply:

@@ -68,6 +68,8 @@ numbering as `pickerd-formats' (PROTOCOL.md, \"Image formats\"); `heic',
 (defconst pickerd--cells
   `((cols . (range u16 1 ,pickerd-max-cells)) (rows . (range u16 1 ,pickerd-max-cells))))
 (defconst pickerd--session-only '((session . string)))
+(defconst pickerd--rational '(struct ((numerator . u32) (denominator . u32)))
+  "An EXIF rational: 0/0 is unknown.")
 
 (defconst pickerd-messages
   `((#x01 hello ((version . u16) (client_name . string)))
@@ -111,6 +113,14 @@ numbering as `pickerd-formats' (PROTOCOL.md, \"Image formats\"); `heic',
     (#x30 getImage ((session . string) (format . format) (quality . u8) (flags . u8)
                     (cells . (if-flag 2 ,pickerd--cells))))
     (#x31 image ,pickerd--image)
+    ;; photo: nil (kind 0) for the session's current photo.  Later fields: the extension area.
+    (#x32 photoInfo ((session . string) (photo . opt-selector) (extensions . extensions)))
+    (#x33 photoInfoReply ((path . string) (name . string) (format . format) (width . u32)
+                          (height . u32) (bytes . i64) (date . i64) (date_source . u8)
+                          (camera_make . string) (camera_model . string) (lens . string)
+                          (exposure_time . ,pickerd--rational) (f_number . ,pickerd--rational)
+                          (focal_length . ,pickerd--rational) (iso . u32)
+                          (colour_profile . string) (gps . bool) (extensions . extensions)))
     (#x40 toggle ((session . string) (photo . selector)))
     (#x42 selection ,pickerd--session-only)
     (#x43 selectionReply ((max_selection . u16)
@@ -144,7 +154,9 @@ numbering as `pickerd-formats' (PROTOCOL.md, \"Image formats\"); `heic',
     (#x83 scanProgressEvent ,pickerd--scan-progress))
   "Every message of protocol version 1: (TYPE NAME FIELDS).
 FIELDS is a list of (FIELD . KIND).  KIND is u8 u16 u32 u64 i64 bool
-string blob selector format (a u8; encoded from a number or a name in
+string blob selector opt-selector (kind 0 or nil: none given) extensions
+\(the extension area: an alist (TAG . BYTES) to the end of the payload,
+unknown tags kept) format (a u8; encoded from a number or a name in
 `pickerd-formats', decoded as the number), (list KIND), (struct FIELDS),
 \(optional FIELDS) (a bool, then FIELDS when it is 1), (if-flag BIT
 FIELDS) (FIELDS follow when the preceding `flags' field has BIT set),
@@ -157,7 +169,7 @@ only when non-nil) or (range KIND LO HI)
 
 (defconst pickerd-request-types
   '(#x01 #x04 #x06 #x08 #x10 #x12 #x14 #x16 #x18 #x20 #x22 #x24 #x26 #x28 #x2a #x2c #x2e
-	 #x30 #x40 #x42 #x44 #x46 #x48 #x50 #x52)
+	 #x30 #x32 #x40 #x42 #x44 #x46 #x48 #x50 #x52)
   "The message types a client sends.")
 
 (defconst pickerd-error-names
@@ -251,6 +263,11 @@ The daemon's message, then the hint."
                                               (pickerd--encode-value 'string value)))
                      (t (error "pickerd: a selector is a name or a 1-based index, not %S"
                                value))))
+    ('opt-selector (if value (pickerd--encode-value 'selector value) (unibyte-string 0)))
+    ;; The extension area (PROTOCOL.md, "Extending a message"): tag:u8, len:u32, bytes, as given.
+    ('extensions (apply #'concat (mapcar (lambda (e) (concat (pickerd--uint (car e) 1)
+                                                              (pickerd--encode-value 'blob (cdr e))))
+                                         (sort (copy-sequence value) (lambda (a b) (< (car a) (car b)))))))
     (`(list ,elem) (apply #'concat (pickerd--uint (length value) 4)
                           (mapcar (lambda (v) (pickerd--encode-value elem v)) value)))
     (`(struct ,fields) (pickerd--encode-fields fields value))
@@ -317,7 +334,7 @@ Missing numbers are 0, missing strings empty."
   "Fewest bytes KIND takes.
 A list count that cannot fit is refused before reading on."
   (pcase kind
-    ((or 'u8 'bool 'format) 1) ('u16 2) ((or 'u32 'string 'blob) 4) ((or 'u64 'i64) 8) ('selector 5)
+    ((or 'u8 'bool 'format 'opt-selector) 1) ('extensions 0) ('u16 2) ((or 'u32 'string 'blob) 4) ((or 'u64 'i64) 8) ('selector 5)
     (`(struct ,fields) (apply #'+ (mapcar (lambda (f) (if (memq (car-safe (cdr f)) '(if-flag trailing tail)) 0
                                                         (pickerd--min-size (cdr f))))
                                           fields)))
@@ -344,6 +361,17 @@ A list count that cannot fit is refused before reading on."
                  (1 (pickerd--decode-value 'string r))
                  (2 (pickerd--read-uint r 4))
                  (k (pickerd--wire-error 1 (format "selector kind %d" k)))))
+    ('opt-selector (if (and (< (cdr r) (length (car r))) (= 0 (aref (car r) (cdr r))))
+                       (progn (setcdr r (1+ (cdr r))) nil)
+                     (pickerd--decode-value 'selector r)))
+    ;; To the end of the payload; a tag this client does not know is kept, never an error.
+    ('extensions (let (area)
+                   (while (< (cdr r) (length (car r)))
+                     (let ((tag (pickerd--read-uint r 1)))
+                       (when (assq tag area)
+                         (pickerd--wire-error 1 (format "extension %d given twice" tag)))
+                       (push (cons tag (pickerd--decode-value 'blob r)) area)))
+                   (nreverse area)))
     (`(list ,elem)
      (let ((n (pickerd--read-uint r 4)))
        (when (> (* n (pickerd--min-size elem)) (- (length (car r)) (cdr r)))

@@ -358,6 +358,13 @@ SESSION defaults to `pickerd-session-name'."
   (mapcar (lambda (p) (alist-get 'absolute_path p))
           (alist-get 'photos (pickerd-request 'selection `((session . ,(or session (pickerd-session-name))))))))
 
+(defun pickerd-photo-info (&optional photo session)
+  "PHOTO's details (`photoInfo'), an alist keyed as PROTOCOL.md's photoInfoReply.
+PHOTO is a file name or a 1-based index in SESSION's album (default
+`pickerd-session'); nil for the current photo.  `gps' says only whether
+the file holds a position, never the position."
+  (pickerd-request 'photoInfo `((session . ,(or session pickerd-session)) (photo . ,photo))))
+
 (defun pickerd-clear-selection (&optional session)
   "Unpick every photo of SESSION (default `pickerd-session-name')."
   (interactive)

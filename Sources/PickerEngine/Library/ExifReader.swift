@@ -1,9 +1,14 @@
+import PickerProtocol
+
 /// What pickerd takes from an EXIF block.
 public struct ExifInfo: Sendable, Equatable {
     /// Raw value of tag 0x0112 in IFD0, if present (any number; see `orientation`).
     public var rawOrientation: Int?
     /// DateTimeOriginal (tag 0x9003 in the Exif sub-IFD) as written, if present and well-formed.
     public var dateTimeOriginal: String?
+    /// What `photoInfo` shows (IFD0 Make/Model, the Exif sub-IFD's exposure and lens); never kept
+    /// in the index. A position is never read: only whether the GPS IFD holds a latitude.
+    public var camera = ExifCamera()
 
     /// Makes a result (tests compare against it).
     public init(rawOrientation: Int? = nil, dateTimeOriginal: String? = nil) {
@@ -43,7 +48,7 @@ public enum ExifReader {
         }
         var info = ExifInfo()
         guard let ifd0 = tiff.u32(at: 4) else { return info }
-        var exifIFD: Int?
+        var exifIFD: Int?, gpsIFD: Int?
         tiff.forEachEntry(ofIFDAt: Int(ifd0)) { tag, type, count, field in
             switch tag {
             case 0x0112 where info.rawOrientation == nil && count >= 1:
@@ -51,14 +56,25 @@ public enum ExifReader {
                 if type == 4, let v = tiff.u32(at: field) { info.rawOrientation = Int(v) }
             case 0x8769 where exifIFD == nil && (type == 4 || type == 13) && count >= 1:
                 if let v = tiff.u32(at: field) { exifIFD = Int(v) }
+            case 0x8825 where gpsIFD == nil && (type == 4 || type == 13) && count >= 1:
+                if let v = tiff.u32(at: field) { gpsIFD = Int(v) }
+            case 0x010F where type == 2: info.camera.make = tiff.ascii(count: count, field: field) ?? ""
+            case 0x0110 where type == 2: info.camera.model = tiff.ascii(count: count, field: field) ?? ""
             default:
                 break
             }
         }
         if let exifIFD, exifIFD != Int(ifd0) {
             tiff.forEachEntry(ofIFDAt: exifIFD) { tag, type, count, field in
-                guard tag == 0x9003, type == 2, info.dateTimeOriginal == nil else { return }
-                info.dateTimeOriginal = tiff.ascii(count: count, field: field).flatMap(ExifDateTime.normalized)
+                if tag == 0x9003, type == 2, info.dateTimeOriginal == nil {
+                    info.dateTimeOriginal = tiff.ascii(count: count, field: field).flatMap(ExifDateTime.normalized)
+                }
+                info.camera.read(tag, type, count, field, tiff)
+            }
+        }
+        if let gpsIFD, gpsIFD != Int(ifd0), gpsIFD != exifIFD {
+            tiff.forEachEntry(ofIFDAt: gpsIFD) { tag, _, count, _ in
+                if tag == 0x0002 && count == 3 { info.camera.hasGPS = true }  // GPSLatitude: never read
             }
         }
         return info
@@ -89,8 +105,46 @@ extension ExifReader {
     }
 }
 
+/// The camera and exposure fields of an EXIF block ("" and nil when absent).
+public struct ExifCamera: Sendable, Equatable {
+    public var make = ""
+    public var model = ""
+    public var lens = ""
+    public var exposureTime: PhotoDetails.Rational?
+    public var fNumber: PhotoDetails.Rational?
+    public var focalLength: PhotoDetails.Rational?
+    public var iso: Int?
+    /// ColorSpace (0xA001): 1 is sRGB, 0xFFFF uncalibrated.
+    public var colourSpace: Int?
+    public var hasGPS = false
+
+    public init() {}
+
+    /// One entry of the Exif sub-IFD.
+    fileprivate mutating func read(_ tag: UInt16, _ type: UInt16, _ count: Int, _ field: Int, _ tiff: TIFFView) {
+        switch tag {
+        case 0x829A where type == 5: exposureTime = tiff.rational(field: field)
+        case 0x829D where type == 5: fNumber = tiff.rational(field: field)
+        case 0x920A where type == 5: focalLength = tiff.rational(field: field)
+        case 0x8827 where type == 3: iso = tiff.u16(at: field).map(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        case 0x8827 where type == 4: iso = tiff.u32(at: field).map(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        case 0xA001 where type == 3: colourSpace = tiff.u16(at: field).map(Int.init)
+        case 0xA434 where type == 2: lens = tiff.ascii(count: count, field: field) ?? ""
+        default: break
+        }
+    }
+}
+
 /// Bounds-checked reads from a TIFF block in either byte order.
 private struct TIFFView {
+    /// A RATIONAL (two u32) at the offset stored in the entry's field; nil with a zero denominator.
+    func rational(field: Int) -> PhotoDetails.Rational? {
+        guard let offset = u32(at: field), let n = u32(at: Int(offset)), let d = u32(at: Int(offset) + 4), d != 0 else {
+            return nil
+        }
+        return PhotoDetails.Rational(n, d)
+    }
+
     let bytes: UnsafeRawBufferPointer
     let littleEndian: Bool
 

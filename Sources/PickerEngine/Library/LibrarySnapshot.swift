@@ -57,7 +57,7 @@ public struct LibrarySnapshot: Sendable {
     public var unindexedImageCount: Int {
         skipped.filter { $0.reason == .damagedHeader || $0.reason == .unreadable }.count
     }
-    /// Files skipped because their content is not a supported image (including HEIC, text files...).
+    /// Files skipped because their content is not an image of a supported format (text files, TIFF...).
     public var skippedNonImageCount: Int { skipped.filter { $0.reason == .notAnImage }.count }
 }
 
@@ -65,7 +65,7 @@ public struct LibrarySnapshot: Sendable {
 public struct SkippedEntry: Sendable, Equatable {
     /// Why an entry was left out.
     public enum Reason: Sendable, Equatable {
-        /// The bytes are not JPEG, PNG or WebP.
+        /// The bytes are not an image of a format `ImageCodecs` reads.
         case notAnImage
         /// A supported format whose header is damaged.
         case damagedHeader

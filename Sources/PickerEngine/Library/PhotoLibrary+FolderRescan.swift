@@ -5,7 +5,7 @@ extension PhotoLibrary {
     /// - Returns: the new snapshot and what changed, or nil when it cannot be done folder by folder
     ///   (no scan yet, the root folder itself, a folder gone or holding symlinks): rescan everything then.
     public func rescanFolders(_ folders: Set<String>) -> (snapshot: LibrarySnapshot, changes: LibraryChangeSet)? {
-        scanGate.withLock { (count: inout Int) -> (snapshot: LibrarySnapshot, changes: LibraryChangeSet)? in
+        scanGate.withLock { _ -> (snapshot: LibrarySnapshot, changes: LibraryChangeSet)? in
             let (old, oldIndex) = current.withLock { ($0.snapshot, $0.byPath) }
             guard old.hasBeenScanned, let root = old.rootDirectory, !folders.contains("") else { return nil }
             var byFolder: [String: [Photo]] = [:]
@@ -33,7 +33,6 @@ extension PhotoLibrary {
             var index = oldIndex
             for path in changes.removed { index[path] = nil }
             for photo in byFolder.values.joined() { index[photo.relativePath] = photo }
-            count += 1
             notImages.withLock { $0 = known }
             current.withLock { $0 = (snapshot, index) }
             return (snapshot, changes)

@@ -6,7 +6,7 @@ import PickerSystem
 
 /// A photo's file, open: the descriptor was opened beneath the library's root descriptor, so it
 /// is inside the library whatever was swapped on the way. Closed when the object goes.
-public final class OpenPhoto {
+public final class OpenPhoto: Sendable {
     public let photo: Photo
     /// The open descriptor (read-only, non-blocking, close-on-exec).
     public let fd: Int32

@@ -24,7 +24,8 @@ public final class PhotoLibrary: Sendable {
     /// The current snapshot and, derived from it, every photo by relative path (sessions look
     /// photos up by path); replaced together so the two always agree.
     let current: Mutex<(snapshot: LibrarySnapshot, byPath: [String: Photo])>
-    let scanGate = Mutex<Int>(0)
+    /// One scan at a time (the watcher's and a test's, or two rescans) walks the tree.
+    let scanGate = Mutex(())
     /// Files the last scans found not to be images, by relative path, with the version looked at:
     /// not opened again while unchanged (kept in memory only, rebuilt by each start's first scan).
     let notImages = Mutex<[String: FileVersion]>([:])
@@ -57,7 +58,7 @@ public final class PhotoLibrary: Sendable {
     /// - Returns: the new snapshot and what changed from the one before.
     @discardableResult
     public func rescan(onFolder: ((Int32, String) -> Void)? = nil) -> (snapshot: LibrarySnapshot, changes: LibraryChangeSet) {
-        return scanGate.withLock { (count: inout Int) in
+        return scanGate.withLock { _ in
             let previous = current.withLock { $0.byPath }
             progress.begin(expected: previous.count)
             defer { progress.end() }
@@ -79,7 +80,6 @@ public final class PhotoLibrary: Sendable {
                 clock_gettime(CLOCK_REALTIME, &now)
                 snapshot.scannedAtSeconds = Int64(now.tv_sec)
             }
-            count += 1
             let made = snapshot
             var index: [String: Photo] = [:]
             index.reserveCapacity(made.allPhotos.count)

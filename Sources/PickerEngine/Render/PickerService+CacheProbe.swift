@@ -1,24 +1,55 @@
 import PickerProtocol
 
 extension PickerService {
-    /// Whether `request` would be answered from the render cache as things are now, so the daemon
-    /// can answer it in the interactive lane instead of queueing it behind decodes. It opens the
-    /// photo (the cache is keyed by the open file's version) but decodes nothing; any failure is "no".
-    public func answersFromCache(_ request: Request) -> Bool {
-        switch request {
-        case .getImage(let params):
-            guard !params.noCache, let session = try? sessions.get(params.session),
-                  let photo = try? currentPhoto(of: session), let open = try? library.openPhoto(photo) else { return false }
-            guard let output = try? outputSpec(params.format, quality: params.quality, cells: params.cells) else { return false }
-            return cache.contains(RenderKey(file: open.version, target: .fit(session.paneFit, output)))
-        case .preview(let params):
-            guard let session = try? sessions.get(params.session), let photo = try? currentPhoto(of: session),
-                  let open = try? library.openPhoto(photo) else { return false }
-            guard let output = try? outputSpec(params.format, quality: params.quality, cells: params.cells) else { return false }
-            return cache.contains(RenderKey(file: open.version,
-                                            target: .preview(width: params.width, height: params.height, output)))
-        default:
-            return false
+    /// Works out a picture request before it is queued: its plan (session, photo, open file,
+    /// render key) and the cache's answer, once. The daemon runs this in the interactive lane and
+    /// passes the result back to `handle(_:prepared:)`, which renders from the same plan on a miss.
+    /// Decodes nothing. A request the daemon may not have planned is `.unplanned`.
+    public func prepare(_ request: Request) -> PreparedRequest {
+        let plan: Result<RenderPlan, PickerError>
+        do throws(PickerError) {
+            switch request {
+            case .getImage(let params): plan = .success(try renderPlan(params))
+            case .preview(let params): plan = .success(try renderPlan(params))
+            default: return .unplanned
+            }
+        } catch {
+            plan = .failure(error)
         }
+        guard case .success(let p) = plan, p.useCache else { return PreparedRequest(plan: plan, cached: nil) }
+        return PreparedRequest(plan: plan, cached: cache.get(p.key))
+    }
+
+    /// The plan of a `getImage`: the session's current photo fitted into its pane.
+    func renderPlan(_ params: ImageRequest) throws(PickerError) -> RenderPlan {
+        if let q = params.quality, !(1...100).contains(q) {
+            throw PickerError(.outOfRange, "quality \(q) is out of range 1…100")
+        }
+        let output = try outputSpec(params.format, quality: params.quality, cells: params.cells)
+        let session = try sessions.get(params.session)
+        return try renderPlan(currentPhoto(of: session), .fit(session.paneFit, output), useCache: !params.noCache)
+    }
+
+    /// The plan of a `preview`: the current photo fitted into W×H (upscaled), centred on black.
+    func renderPlan(_ params: PreviewRequest) throws(PickerError) -> RenderPlan {
+        try Session.validatePane(width: params.width, height: params.height)
+        if let q = params.quality, !(1...100).contains(q) {
+            throw PickerError(.outOfRange, "quality \(q) is out of range 1…100")
+        }
+        let output = try outputSpec(params.format, quality: params.quality, cells: params.cells)
+        let session = try sessions.get(params.session)
+        return try renderPlan(currentPhoto(of: session), .preview(width: params.width, height: params.height, output),
+                              useCache: true)
+    }
+
+    /// Opens the photo beneath the library root and keys the target by the version of that open
+    /// file, so a hit is never something read through another path, nor an edited file's old pixels.
+    func renderPlan(_ photo: Photo, _ target: RenderTarget, useCache: Bool) throws(PickerError) -> RenderPlan {
+        RenderPlan(photo: photo, open: try library.openPhoto(photo), target: target, useCache: useCache)
+    }
+
+    /// Whether `request` would be answered from the render cache as things are now (tests).
+    func answersFromCache(_ request: Request) -> Bool {
+        prepare(request).cached != nil
     }
 }

@@ -79,38 +79,4 @@ extension PickerService {
                                   image: EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes))
         }
     }
-
-    /// The current photo scaled to fit W×H (upscaling allowed), centred on black.
-    func preview(_ request: PreviewRequest) throws(PickerError) -> EncodedImage {
-        try Session.validatePane(width: request.width, height: request.height)
-        if let q = request.quality, !(1...100).contains(q) {
-            throw PickerError(.outOfRange, "quality \(q) is out of range 1…100")
-        }
-        let output = try outputSpec(request.format, quality: request.quality, cells: request.cells)
-        let session = try sessions.get(request.session)
-        let photo = try currentPhoto(of: session)
-        let open = try library.openPhoto(photo)
-        let key = RenderKey(file: open.version, target: .preview(width: request.width, height: request.height, output))
-        if let hit = cache.get(key) { return hit }
-        let estimate = WorkEstimate.preview(header: photo.header, fileBytes: open.bytesToRead(maxBytes: library.maxPhotoBytes),
-                                            width: request.width, height: request.height, output: request.format,
-                                            maxPixels: configuration.maxPixels)
-        let image = try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
-            let fileBytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-            let header = try ImageHeaderReader.read(bytes: fileBytes, name: photo.fileName)
-            let picture = try markingFailures(open) { () throws(PickerError) -> PixelImage in
-                try ImageRenderer.fittedUpright(
-                    data: fileBytes, header: header, photoName: photo.fileName,
-                    fit: FitTarget(maxWidth: request.width, maxHeight: request.height, allowUpscale: true),
-                    maxPixels: configuration.maxPixels)
-            }
-            var canvas = try Compositor.canvas(PixelSize(width: request.width, height: request.height), colour: .black)
-            let at = FitMath.centred(picture.size, in: canvas.size)
-            Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)
-            let out = try ImageEncoder.encode(canvas, output: output)
-            return EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
-        }
-        cache.put(key, image)
-        return image
-    }
 }

@@ -156,10 +156,15 @@ public final class PickerService: Sendable {
 
     /// Answers one request; every failure becomes an error reply.
     public func handle(_ request: Request) -> Reply {
+        handle(request, prepared: .unplanned)
+    }
+
+    /// Answers one request with what `prepare` worked out for it ahead.
+    public func handle(_ request: Request, prepared: PreparedRequest) -> Reply {
         let start = monotonicNow()
         let reply: Reply
         do {
-            reply = try answer(request)
+            reply = try answer(request, prepared)
         } catch {
             reply = .error(error)
         }
@@ -172,7 +177,7 @@ public final class PickerService: Sendable {
         return reply
     }
 
-    private func answer(_ request: Request) throws(PickerError) -> Reply {
+    private func answer(_ request: Request, _ prepared: PreparedRequest) throws(PickerError) -> Reply {
         switch request {
         case .hello:
             return .hello(capabilities)
@@ -223,7 +228,9 @@ public final class PickerService: Sendable {
         case let .stepPhoto(name, direction):
             return .session(try stepPhoto(name, direction))
         case .getImage(let params):
-            return .image(try renderCurrent(params))
+            return .image(try renderCurrent(params, prepared))
+        case let .photoInfo(name, photo):
+            return .photoInfo(try photoDetails(name, photo))
         case let .toggle(name, selector):
             return .selection(try toggle(name, selector))
         case .selection(let name):
@@ -234,7 +241,8 @@ public final class PickerService: Sendable {
         case .thumbnails(let params):
             return .thumbnails(try thumbnailSheet(params))
         case .preview(let params):
-            return .image(try preview(params))
+            let plan = try prepared.planned { () throws(PickerError) in try renderPlan(params) }
+            return .image(try render(plan, cached: prepared.cached))
         case .subscribe, .cancel:
             // Connection-level: the server answers these itself.
             throw PickerError(.internal, "\(request.messageType) must be handled by the server")
@@ -325,16 +333,11 @@ public final class PickerService: Sendable {
                             photoCount: photoCount, message: message)
     }
 
-    private func renderCurrent(_ params: ImageRequest) throws(PickerError) -> EncodedImage {
-        let session = try sessions.get(params.session)
-        let photo = try currentPhoto(of: session)
-        if let q = params.quality, !(1...100).contains(q) {
-            throw PickerError(.outOfRange, "quality \(q) is out of range 1…100")
-        }
-        let output = try outputSpec(params.format, quality: params.quality, cells: params.cells)
-        let fit = session.paneFit
-        prefetcher.noteImageRequest(session: session.name, output: output)
-        return try render(photo, fit: fit, output: output, useCache: !params.noCache)
+    /// The current photo fitted into the session's pane, from the plan the probe made when there was one.
+    private func renderCurrent(_ params: ImageRequest, _ prepared: PreparedRequest) throws(PickerError) -> EncodedImage {
+        let plan = try prepared.planned { () throws(PickerError) in try renderPlan(params) }
+        if case .fit(_, let output) = plan.target { prefetcher.noteImageRequest(session: params.session, output: output) }
+        return try render(plan, cached: prepared.cached)
     }
 
     /// The encoding a `getImage` or `preview` asks for, its quality defaulted per format.
@@ -344,31 +347,6 @@ public final class PickerService: Sendable {
             throw PickerError(.invalidArgument, "symbols needs cells")
         }
         return OutputSpec(format: format, quality: quality ?? defaultQuality(format), cells: cells)
-    }
-
-    /// Renders a photo to fit, through the cache. The photo is opened beneath the library root
-    /// first, hit or miss, and the cache is keyed by the version of that open file, so a hit is
-    /// never something read through another path, nor an edited file's old pixels.
-    func render(_ photo: Photo, fit: FitTarget, output: OutputSpec, useCache: Bool) throws(PickerError) -> EncodedImage {
-        let open = try library.openPhoto(photo)
-        let key = RenderKey(file: open.version, target: .fit(fit, output))
-        if useCache, let hit = cache.get(key) {
-            Log.debug("render cache hit: \(photo.relativePath) at \(fit.maxWidth)x\(fit.maxHeight ?? 0)")
-            return hit
-        }
-        let estimate = WorkEstimate.render(header: photo.header, fileBytes: open.bytesToRead(maxBytes: library.maxPhotoBytes), fit: fit,
-                                           output: output.format, maxPixels: configuration.maxPixels)
-        let image = try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
-            let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-            let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName, maxPixels: configuration.maxPixels)
-            let out = try markingFailures(open) { () throws(PickerError) -> RenderedImage in
-                try ImageRenderer.render(data: bytes, header: header, photoName: photo.fileName, fit: fit,
-                                         output: output, maxPixels: configuration.maxPixels)
-            }
-            return EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
-        }
-        if useCache { cache.put(key, image) }
-        return image
     }
 
     func defaultQuality(_ format: ImageFormat) -> Int {

@@ -27,11 +27,19 @@ final class SessionCommitter: Sendable {
         var changed: UInt64 = 0
         /// The number of the latest change on disk (or given up on, when the write failed).
         var durable: UInt64 = 0
-        var waiters: [(sequence: UInt64, deliver: @Sendable () -> Void)] = []
+        var waiters: [Waiter] = []
+        /// How many waiters each session has (a reply that changed nothing waits only behind these).
+        var waitingBySession: [String: Int] = [:]
         var stopping = false
         var finished = false
         /// Write rounds done (each one file write + fsync), for tests and logs.
         var rounds = 0
+    }
+
+    private struct Waiter {
+        var sequence: UInt64
+        var session: String?
+        var deliver: @Sendable () -> Void
     }
 
     init(file: String, snapshot: @escaping Snapshot, persist: @escaping Persist) {
@@ -55,19 +63,24 @@ final class SessionCommitter: Sendable {
         condition.unlock()
     }
 
-    /// Runs `deliver` once every change made before this call is durable: at once when it is
-    /// already, else on the writer thread after the round that writes it. Deliveries keep the
-    /// order of these calls (replies on one connection must not overtake each other), so they
-    /// run under the lock and must be short (a mailbox post).
-    func whenDurable(_ deliver: @escaping @Sendable () -> Void) {
+    /// Runs `deliver` once every change made before this call is durable (`changes`), or, for a
+    /// reply that changed nothing, once the earlier waiters of its `session` have run (at once
+    /// when there are none: it waits for no fsync). At once when nothing is pending, else on the
+    /// writer thread after the round that writes it. Deliveries that wait keep the order of these
+    /// calls (replies on one session must not overtake each other), so they run under the lock
+    /// and must be short (a mailbox post).
+    func whenDurable(session: String? = nil, changes: Bool = true, _ deliver: @escaping @Sendable () -> Void) {
         condition.lock()
         defer { condition.unlock() }
-        guard (state.changed > state.durable || !state.waiters.isEmpty) && !state.finished else {
+        let behindOwnSession = session.map { state.waitingBySession[$0, default: 0] > 0 } ?? false
+        let pending = changes ? state.changed > state.durable || !state.waiters.isEmpty : behindOwnSession
+        guard pending && !state.finished else {
             deliver()
             return
         }
-        let after = max(state.changed, state.waiters.last?.sequence ?? 0)
-        state.waiters.append((after, deliver))
+        let after = max(changes ? state.changed : 0, state.waiters.last?.sequence ?? 0)
+        state.waiters.append(Waiter(sequence: after, session: session, deliver: deliver))
+        if let session { state.waitingBySession[session, default: 0] += 1 }
     }
 
     /// Writes what is pending, then ends the thread (shutdown). Returns once the last write is done.
@@ -130,6 +143,12 @@ final class SessionCommitter: Sendable {
         let durable = state.durable
         let due = state.waiters.prefix { $0.sequence <= durable }
         state.waiters.removeFirst(due.count)
-        for waiter in due { waiter.deliver() }
+        for waiter in due {
+            if let session = waiter.session {
+                let left = state.waitingBySession[session, default: 1] - 1
+                state.waitingBySession[session] = left > 0 ? left : nil
+            }
+            waiter.deliver()
+        }
     }
 }

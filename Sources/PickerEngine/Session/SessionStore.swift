@@ -44,8 +44,15 @@ public final class SessionStore: Sendable {
     /// Runs `deliver` once every session change made so far is on disk (at once when there is
     /// nothing to write, or no state folder). It runs on the writer thread: keep it short.
     public func whenDurable(_ deliver: @escaping @Sendable () -> Void) {
+        whenDurable(session: nil, changes: true, deliver)
+    }
+
+    /// The reply of a request on `session` (nil: none) may go: for one that `changes` sessions,
+    /// once every change so far is on disk; for one that changes nothing, at once, or right after
+    /// that session's earlier replies still waiting (they keep their order).
+    public func whenDurable(session: String?, changes: Bool, _ deliver: @escaping @Sendable () -> Void) {
         guard let committer else { return deliver() }
-        committer.whenDurable(deliver)
+        committer.whenDurable(session: session, changes: changes, deliver)
     }
 
     /// Writes what is pending and stops the writer (shutdown); later changes stay in memory.

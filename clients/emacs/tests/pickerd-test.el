@@ -56,6 +56,33 @@
        (ignore-errors (pickerd-request 'sessionClose `((session . ,session)) conn))
        (pickerd-close conn)))))
 
+(ert-deftest pickerd-photo-info-describes-a-photo-from-its-header ()
+  "photoInfo (issue 22 item 6): the current photo, one by index, and nothing selected."
+  (pickerd-test-with-daemon
+   (let* ((conn (pickerd-connect))
+          (session (pickerd-test-unique "info")))
+     (unwind-protect
+         (progn
+           (pickerd-request 'sessionNew `((name . ,session) (width . 300)) conn)
+           (pickerd-request 'selectAlbum `((session . ,session)
+                                           (album . ,(alist-get 'name (pickerd-test-folder-album conn 2))))
+                            conn)
+           (should (eq 'nothing_selected
+                       (condition-case err (pickerd-photo-info nil session)
+                         (pickerd-error (plist-get (cdr err) :name)))))
+           (pickerd-request 'selectPhoto `((session . ,session) (photo . 1)) conn)
+           (let ((current (pickerd-photo-info nil session))
+                 (second (pickerd-photo-info 2 session)))
+             (should (string-match-p "/" (alist-get 'path current)))
+             (should (memq (pickerd-format-name (alist-get 'format current)) '(jpeg webp)))
+             (should (> (alist-get 'width current) 0))
+             (should (> (alist-get 'bytes current) 0))
+             (should (memq (alist-get 'gps current) '(nil t)))
+             (should-not (alist-get 'extensions current))
+             (should-not (equal (alist-get 'path current) (alist-get 'path second)))))
+       (ignore-errors (pickerd-request 'sessionClose `((session . ,session)) conn))
+       (pickerd-close conn)))))
+
 (ert-deftest pickerd-image-data-is-a-png-of-the-replys-size ()
   (pickerd-test-with-daemon
    (let* ((conn (pickerd-connect))

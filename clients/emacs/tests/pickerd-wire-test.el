@@ -54,6 +54,44 @@
     (should (eq (alist-get 'change event) 'change-42))
     (should (equal (alist-get 'name event) "s"))))
 
+;; The tables against the Swift declaration (issue 22 item 4): docs/protocol-tables.json, which
+;; DeclarationTableTests proves equal to the declaration.  A drift on either side fails here.
+(ert-deftest pickerd-tables-are-the-swift-declaration ()
+  (let* ((file (expand-file-name "../../../docs/protocol-tables.json" pickerd-test-dir))
+         (declared (with-temp-buffer
+                     (insert-file-contents file)
+                     (json-parse-buffer :object-type 'alist)))
+         (numbered (lambda (section)
+                     (sort (mapcar (lambda (e) (cons (string-to-number (symbol-name (car e))) (cdr e)))
+                                   (alist-get section declared))
+                           (lambda (a b) (< (car a) (car b))))))
+         (names (lambda (table) (sort (mapcar (lambda (e) (cons (car e) (symbol-name (cdr e)))) table)
+                                      (lambda (a b) (< (car a) (car b)))))))
+    (should (equal (mapcar (lambda (e) (cons (car e) (alist-get 'name (cdr e)))) (funcall numbered 'messages))
+                   (sort (mapcar (lambda (m) (cons (car m) (symbol-name (cadr m)))) (copy-sequence pickerd-messages))
+                         (lambda (a b) (< (car a) (car b))))))
+    (should (equal (mapcar #'car (cl-remove-if-not (lambda (e) (equal (alist-get 'direction (cdr e)) "request"))
+                                                   (funcall numbered 'messages)))
+                   (sort (copy-sequence pickerd-request-types) #'<)))
+    (should (equal (funcall numbered 'errors) (funcall names pickerd-error-names)))
+    (should (equal (funcall numbered 'photo_formats) (funcall names pickerd-photo-formats)))
+    (should (equal (funcall numbered 'output_formats) (funcall names pickerd-formats)))
+    (should (equal (funcall numbered 'session_changes) (funcall names pickerd-session-changes)))))
+
+(ert-deftest pickerd-an-extension-a-newer-server-adds-is-kept ()
+  "A field added later travels in the extension area: kept byte for byte; an older server sends none."
+  (let* ((fields '((path . "A/p.jpg") (name . "p.jpg") (format . 1) (width . 2) (height . 3) (bytes . 4)
+                   (date . 5) (date_source . 1) (gps . t)))
+         (older (pickerd-encode-frame #x33 7 fields))
+         (newer (pickerd-encode-frame #x33 7 (cons (cons 'extensions (list (cons 9 (unibyte-string 1 2)))) fields))))
+    (should (equal (substring newer 9) (concat (substring older 9) (unibyte-string 9 0 0 0 2 1 2))))
+    (dolist (case (list (cons older nil) (cons newer (list (cons 9 (unibyte-string 1 2))))))
+      (let* ((frame (pickerd-parse-frame (car case)))
+             (decoded (pickerd-decode-payload (car frame) (nth 2 frame))))
+        (should (equal (alist-get 'extensions decoded) (cdr case)))
+        (should (equal (alist-get 'path decoded) "A/p.jpg"))
+        (should (equal (pickerd-encode-frame (car frame) (nth 1 frame) decoded) (car case)))))))
+
 ;; Values a newer daemon adds (PROTOCOL.md, "Open values") survive decode and re-encode.
 (ert-deftest pickerd-newer-values-round-trip-byte-for-byte ()
   (let ((row '((index . 1) (name . "a.new") (path . "a.new") (width . 2) (height . 3) (bytes . 4)

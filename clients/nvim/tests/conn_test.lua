@@ -60,6 +60,29 @@ test('pipelined requests on one connection are answered by id, errors carry code
   eq('disconnected', err.name, 'closed connection')
 end)
 
+test('photoInfo describes a photo from its header: the current one, one by index, nothing selected', function()
+  local c = conn.open({ socket = SOCKET })
+  local function call(name, fields)
+    return await(name, function(done) c:request(name, fields, done) end)
+  end
+  local s = 'nvim-info'
+  call('sessionNew', { name = s, width = 300 })
+  call('selectAlbum', { session = s, album = 'Landscapes' })
+  local _, none = call('photoInfo', { session = s })
+  eq('nothing_selected', none and none.name, 'no current photo')
+  call('selectPhoto', { session = s, photo = 1 })
+  local info = assert(call('photoInfo', { session = s }))
+  local second = assert(call('photoInfo', { session = s, photo = 2 }))
+  truthy(info.path:find('^Landscapes/'), 'path ' .. tostring(info.path))
+  eq('jpeg', wire.PHOTO_FORMATS[info.format], 'format')
+  truthy(info.width > 0 and info.bytes > 0, 'size and bytes')
+  eq('boolean', type(info.gps), 'gps is yes/no')
+  eq({}, info.extensions, 'no extensions')
+  truthy(second.path ~= info.path, 'photo 2 is another photo')
+  call('sessionClose', { session = s })
+  c:close()
+end)
+
 test('an unknown event kind from a newer server does not break decoding', function()
   -- A scripted peer on a real socket stands in for a newer pickerd: it answers hello, sends an
   -- event type this client does not know and a session event with a new change value, then a pong.

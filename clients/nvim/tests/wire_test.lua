@@ -170,4 +170,50 @@ test('getImage with cells encodes the symbols request of the terminal formats', 
     'decoded')
 end)
 
+-- The tables against the Swift declaration (issue 22 item 4): docs/protocol-tables.json, which
+-- DeclarationTableTests proves equal to the declaration. A drift on either side fails here.
+test('messages, error codes, formats and session changes are the Swift declaration\'s', function()
+  local path = vim.env.PICKER_TEST_PROTOCOL_MD:gsub('PROTOCOL%.md$', 'protocol-tables.json')
+  local declared = vim.fn.json_decode(table.concat(vim.fn.readfile(path), '\n'))
+  local function numbered(t)
+    local out = {}
+    for k, v in pairs(t) do out[tonumber(k)] = v end
+    return out
+  end
+  local names, requests, declared_requests = {}, {}, {}
+  for t, m in pairs(wire.MESSAGES) do
+    names[t] = m[1]
+    if m.request then requests[t] = true end
+  end
+  local declared_names = {}
+  for t, m in pairs(numbered(declared.messages)) do
+    declared_names[t] = m.name
+    if m.direction == 'request' then declared_requests[t] = true end
+  end
+  eq(declared_names, names, 'message names')
+  eq(declared_requests, requests, 'which messages are requests')
+  eq(numbered(declared.errors), wire.ERRORS, 'error codes')
+  eq(numbered(declared.photo_formats), wire.PHOTO_FORMATS, 'photo formats')
+  eq(numbered(declared.output_formats), wire.FORMATS, 'output formats')
+  eq(numbered(declared.session_changes), wire.SESSION_CHANGES, 'session changes')
+end)
+
+test('a field a newer server adds in the extension area is kept; an older server sends none', function()
+  local fields = { path = 'A/p.jpg', name = 'p.jpg', format = 1, width = 2, height = 3, bytes = 4, date = 5,
+    date_source = 1, gps = true }
+  local older = wire.encode(0x33, 7, fields)
+  fields.extensions = { [9] = '\1\2' }
+  local newer = wire.encode(0x33, 7, fields)
+  eq(older:sub(10) .. '\9\0\0\0\2\1\2', newer:sub(10), 'the entry follows the last field')
+  for _, case in ipairs({ { older, {} }, { newer, { [9] = '\1\2' } } }) do
+    local f = wire.framer()
+    f:feed(case[1])
+    local frame = assert(f:next())
+    local decoded = assert(wire.decode_payload(frame.type, frame.payload))
+    eq(case[2], decoded.extensions, 'extensions')
+    eq('A/p.jpg', decoded.path, 'path')
+    eq(case[1], wire.encode(frame.type, frame.id, decoded), 'kept byte for byte')
+  end
+end)
+
 h.main('nvim wire tests', function() end)

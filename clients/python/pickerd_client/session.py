@@ -1,6 +1,6 @@
 """Session: a handle on one daemon session; each method sends one request."""
 
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterator, Optional, Tuple, Union
 
 from . import wire
 from .connection import Pending
@@ -33,6 +33,12 @@ class Session:
 
     def status(self) -> SessionState:
         return self._state_call(T.STATUS)
+
+    def photo_info(self, photo: Union[str, int, None] = None) -> Dict[str, Any]:
+        """One photo's details (``photoInfo``): the current photo, or one named or 1-based
+        indexed in the selected album. A dict keyed as PROTOCOL.md's ``photoInfoReply`` fields
+        (``camera_make``, ``exposure_time`` as ``{numerator, denominator}``, ``gps`` True/False...)."""
+        return self._call(T.PHOTO_INFO, lambda f: f, photo=photo)
 
     def show(self) -> SessionState:
         return self._state_call(T.SESSION_SHOW)

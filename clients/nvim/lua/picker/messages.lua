@@ -51,6 +51,8 @@ local PHOTO = {
 }
 local IMAGE = { { 'format', 'format' }, { 'width', 'u32' }, { 'height', 'u32' }, { 'data', 'blob' } }
 local SESSION_ONLY = { { 'session', 'string' } }
+-- An EXIF rational: 0/0 is unknown.
+local RATIONAL = { 'struct', { { 'numerator', 'u32' }, { 'denominator', 'u32' } } }
 -- getImage/preview flags bit 1 (value 2): the terminal cell size follows, each side 1..1000.
 local CELLS = { 'if_flag', 2, { { 'cols', { 'range', 'u16', 1, 1000 } }, { 'rows', { 'range', 'u16', 1, 1000 } } } }
 
@@ -105,6 +107,15 @@ M.MESSAGES = {
     { 'session', 'string' }, { 'format', 'format' }, { 'quality', 'u8' }, { 'flags', 'u8' },
     { 'cells', CELLS } }, request = true },
   [0x31] = { 'image', IMAGE },
+  -- photo: nil (kind 0) for the session's current photo. Later fields come in the extension area.
+  [0x32] = { 'photoInfo', { { 'session', 'string' }, { 'photo', 'opt_selector' }, { 'extensions', 'extensions' } },
+    request = true },
+  [0x33] = { 'photoInfoReply', {
+    { 'path', 'string' }, { 'name', 'string' }, { 'format', 'format' }, { 'width', 'u32' }, { 'height', 'u32' },
+    { 'bytes', 'i64' }, { 'date', 'i64' }, { 'date_source', 'u8' }, { 'camera_make', 'string' },
+    { 'camera_model', 'string' }, { 'lens', 'string' }, { 'exposure_time', RATIONAL }, { 'f_number', RATIONAL },
+    { 'focal_length', RATIONAL }, { 'iso', 'u32' }, { 'colour_profile', 'string' }, { 'gps', 'bool' },
+    { 'extensions', 'extensions' } } },
   [0x40] = { 'toggle', { { 'session', 'string' }, { 'photo', 'selector' } }, request = true },
   [0x42] = { 'selection', SESSION_ONLY, request = true },
   [0x43] = { 'selectionReply', { { 'max_selection', 'u16' }, { 'photos', { 'list', { 'struct', {

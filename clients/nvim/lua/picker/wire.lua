@@ -111,6 +111,15 @@ local function write(out, kind, value)
       local s = value or ''
       out[#out + 1] = be(4, #s)
       out[#out + 1] = s
+    elseif kind == 'opt_selector' then
+      -- nil (kind 0): none given, the current one; else a selector.
+      if value == nil then out[#out + 1] = '\0' else write(out, 'selector', value) end
+    elseif kind == 'extensions' then
+      -- The extension area (PROTOCOL.md, "Extending a message"): tag:u8, len:u32, bytes, kept as given.
+      local tags = {}
+      for tag in pairs(value or {}) do tags[#tags + 1] = tag end
+      table.sort(tags)
+      for _, tag in ipairs(tags) do out[#out + 1] = be(1, tag) .. be(4, #value[tag]) .. value[tag] end
     elseif kind == 'selector' then
       -- A name (kind 1) or a 1-based index (kind 2).
       if type(value) == 'number' then out[#out + 1] = '\2' .. be(4, value)
@@ -170,7 +179,8 @@ end
 ---------------------------------------------------------------------------
 -- Decoding
 
-local MIN_SIZE = { u8 = 1, bool = 1, format = 1, u16 = 2, u32 = 4, u64 = 8, i64 = 8, string = 4, blob = 4, selector = 5 }
+local MIN_SIZE = { u8 = 1, bool = 1, format = 1, u16 = 2, u32 = 4, u64 = 8, i64 = 8, string = 4, blob = 4, selector = 5,
+  opt_selector = 1, extensions = 0 }
 
 local function min_size(kind)
   if type(kind) == 'string' then return MIN_SIZE[kind] end
@@ -233,6 +243,21 @@ local function read(r, kind)
       if not M.valid_utf8(s) then malformed('string is not UTF-8') end
       return s
     elseif kind == 'blob' then return r:take(r:uint(4))
+    elseif kind == 'opt_selector' then
+      if r:remaining() > 0 and byte(r.data, r.pos) == 0 then
+        r.pos = r.pos + 1
+        return nil
+      end
+      return read(r, 'selector')
+    elseif kind == 'extensions' then
+      -- To the end of the payload; a tag this client does not know is kept, never an error.
+      local area = {}
+      while r:remaining() > 0 do
+        local tag = r:uint(1)
+        if area[tag] then malformed('extension ' .. tag .. ' given twice') end
+        area[tag] = r:take(r:uint(4))
+      end
+      return area
     elseif kind == 'selector' then
       local tag = r:uint(1)
       if tag == 1 then return read(r, 'string') end

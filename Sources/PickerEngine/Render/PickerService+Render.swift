@@ -1,0 +1,76 @@
+import PickerProtocol
+import PickerSystem
+
+/// The pictures of `getImage`, `preview` and prefetch, made from a `RenderPlan` through the cache.
+extension PickerService {
+    /// Renders the plan, unless the cache holds it (`cached`: the probe's hit, so it is not looked up twice).
+    func render(_ plan: RenderPlan, cached: EncodedImage? = nil) throws(PickerError) -> EncodedImage {
+        if plan.useCache, let hit = cached ?? cache.get(plan.key) {
+            Log.debug("render cache hit: \(plan.photo.relativePath) at \(plan.target.shownSize)")
+            return hit
+        }
+        let image: EncodedImage
+        switch plan.target {
+        case .fit(let fit, let output): image = try fitted(plan, fit, output)
+        case .preview(let width, let height, let output): image = try previewed(plan, width, height, output)
+        case .thumbnailCell:
+            throw PickerError(.internal, "thumbnail cells are rendered by the grid, not by a render plan")
+        }
+        if plan.useCache { cache.put(plan.key, image) }
+        return image
+    }
+
+    /// Renders a photo to fit, through the cache (prefetch).
+    func render(_ photo: Photo, fit: FitTarget, output: OutputSpec, useCache: Bool) throws(PickerError) -> EncodedImage {
+        try render(renderPlan(photo, .fit(fit, output), useCache: useCache))
+    }
+
+    private func fitted(_ plan: RenderPlan, _ fit: FitTarget, _ output: OutputSpec) throws(PickerError) -> EncodedImage {
+        let (photo, open) = (plan.photo, plan.open)
+        let estimate = WorkEstimate.render(header: photo.header, fileBytes: open.bytesToRead(maxBytes: library.maxPhotoBytes), fit: fit,
+                                           output: output.format, maxPixels: configuration.maxPixels)
+        return try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
+            let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
+            let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName, maxPixels: configuration.maxPixels)
+            let out = try markingFailures(open) { () throws(PickerError) -> RenderedImage in
+                try ImageRenderer.render(data: bytes, header: header, photoName: photo.fileName, fit: fit,
+                                         output: output, maxPixels: configuration.maxPixels)
+            }
+            return EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
+        }
+    }
+
+    /// The photo scaled to fit W×H (upscaling allowed), centred on black.
+    private func previewed(_ plan: RenderPlan, _ width: Int, _ height: Int, _ output: OutputSpec) throws(PickerError) -> EncodedImage {
+        let (photo, open) = (plan.photo, plan.open)
+        let estimate = WorkEstimate.preview(header: photo.header, fileBytes: open.bytesToRead(maxBytes: library.maxPhotoBytes),
+                                            width: width, height: height, output: output.format,
+                                            maxPixels: configuration.maxPixels)
+        return try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
+            let fileBytes = try open.readAll(maxBytes: library.maxPhotoBytes)
+            let header = try ImageHeaderReader.read(bytes: fileBytes, name: photo.fileName)
+            let picture = try markingFailures(open) { () throws(PickerError) -> PixelImage in
+                try ImageRenderer.fittedUpright(
+                    data: fileBytes, header: header, photoName: photo.fileName,
+                    fit: FitTarget(maxWidth: width, maxHeight: height, allowUpscale: true),
+                    maxPixels: configuration.maxPixels)
+            }
+            var canvas = try Compositor.canvas(PixelSize(width: width, height: height), colour: .black)
+            let at = FitMath.centred(picture.size, in: canvas.size)
+            Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)
+            let out = try ImageEncoder.encode(canvas, output: output)
+            return EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
+        }
+    }
+}
+
+extension RenderTarget {
+    /// The box, as logs show it ("800x600"; 0 for no height).
+    var shownSize: String {
+        switch self {
+        case .fit(let fit, _): return "\(fit.maxWidth)x\(fit.maxHeight ?? 0)"
+        case .preview(let width, let height, _): return "\(width)x\(height) (preview)"
+        case .thumbnailCell(let size): return "\(size)x\(size) (cell)"
+        }
+    }
+}

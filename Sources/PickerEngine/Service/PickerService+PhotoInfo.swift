@@ -1,0 +1,26 @@
+import PickerProtocol
+
+extension PickerService {
+    /// `photoInfo`: a photo's details from the index and its header (`PhotoDetailsReader`); the
+    /// current photo, or one picked by name or index in the session's order. No pixels are decoded.
+    func photoDetails(_ name: String, _ selector: Selector?) throws(PickerError) -> PhotoDetails {
+        let session = try sessions.get(name)
+        let photo: Photo
+        if let selector { photo = try orderedAlbum(of: session).photo(selector) } else { photo = try currentPhoto(of: session) }
+        var details = PhotoDetails(path: photo.relativePath, name: photo.fileName, format: photo.header.format,
+                                   width: photo.header.displayWidth, height: photo.header.displayHeight,
+                                   bytes: photo.byteSize, date: photo.dateSeconds,
+                                   dateSource: photo.dateIsFromExif ? .exif : .modified)
+        let (camera, profile) = try PhotoDetailsReader.read(library.openPhoto(photo))
+        details.cameraMake = camera.make
+        details.cameraModel = camera.model
+        details.lens = camera.lens
+        details.exposureTime = camera.exposureTime
+        details.fNumber = camera.fNumber
+        details.focalLength = camera.focalLength
+        details.iso = camera.iso
+        details.hasGPS = camera.hasGPS
+        details.colourProfile = profile
+        return details
+    }
+}

@@ -1,0 +1,125 @@
+/// One photo described from the index and its header (`photoInfo`): no pixels are decoded.
+/// Unknown text is "", an unknown number nil; GPS says only whether the file holds a position,
+/// never the position.
+public struct PhotoDetails: Sendable, Equatable {
+    /// An EXIF RATIONAL, as written (1/250 s, 28/10 for f/2.8).
+    public struct Rational: Sendable, Equatable {
+        public var numerator: UInt32
+        public var denominator: UInt32
+        public init(_ numerator: UInt32, _ denominator: UInt32) {
+            self.numerator = numerator
+            self.denominator = denominator
+        }
+        public var value: Double { Double(numerator) / Double(denominator) }
+    }
+
+    public var path: String
+    public var name: String
+    public var format: PhotoFormat
+    /// Displayed size, after EXIF orientation.
+    public var width: Int
+    public var height: Int
+    public var bytes: Int64
+    /// Unix seconds (EXIF DateTimeOriginal read as UTC, else mtime), as in listings.
+    public var date: Int64
+    public var dateSource: PhotoInfo.DateSource
+    public var cameraMake = ""
+    public var cameraModel = ""
+    public var lens = ""
+    /// Shutter time in seconds.
+    public var exposureTime: Rational?
+    public var fNumber: Rational?
+    /// In millimetres.
+    public var focalLength: Rational?
+    public var iso: Int?
+    /// The embedded ICC profile's description (or "sRGB" from EXIF ColorSpace), "" when none is named.
+    public var colourProfile = ""
+    public var hasGPS = false
+
+    public init(path: String, name: String, format: PhotoFormat, width: Int, height: Int, bytes: Int64,
+                date: Int64, dateSource: PhotoInfo.DateSource) {
+        self.path = path
+        self.name = name
+        self.format = format
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+        self.date = date
+        self.dateSource = dateSource
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.string(path)
+        w.string(name)
+        w.u8(format.rawValue)
+        w.count(width)
+        w.count(height)
+        w.i64(bytes)
+        w.i64(date)
+        w.u8(dateSource.rawValue)
+        w.string(cameraMake)
+        w.string(cameraModel)
+        w.string(lens)
+        for r in [exposureTime, fNumber, focalLength] {
+            w.u32(r?.numerator ?? 0)
+            w.u32(r?.denominator ?? 0)
+        }
+        w.count(iso ?? 0)
+        w.string(colourProfile)
+        w.bool(hasGPS)
+    }
+
+    static func decode(from r: inout ByteReader) throws(PickerError) -> PhotoDetails {
+        var d = PhotoDetails(path: try r.string(), name: try r.string(), format: PhotoFormat(rawValue: try r.u8()),
+                             width: Int(try r.u32()), height: Int(try r.u32()), bytes: try r.i64(),
+                             date: try r.i64(), dateSource: PhotoInfo.DateSource(rawValue: try r.u8()))
+        d.cameraMake = try r.string()
+        d.cameraModel = try r.string()
+        d.lens = try r.string()
+        d.exposureTime = try rational(&r)
+        d.fNumber = try rational(&r)
+        d.focalLength = try rational(&r)
+        let iso = try r.u32()
+        d.iso = iso == 0 ? nil : Int(iso)
+        d.colourProfile = try r.string()
+        d.hasGPS = try r.bool()
+        return d
+    }
+
+    /// A rational with a zero denominator is "unknown".
+    private static func rational(_ r: inout ByteReader) throws(PickerError) -> Rational? {
+        let n = try r.u32(), d = try r.u32()
+        return d == 0 ? nil : Rational(n, d)
+    }
+}
+
+/// `photoInfo` (0x32) and its reply (0x33): one photo's details, declared together.
+extension RequestDeclaration {
+    static let details: [RequestDeclaration] = [
+        RequestDeclaration(.photoInfo, answer: .photoInfoReply, .interactive, encode: { request, w in
+            guard case .photoInfo(let session, let photo) = request else { return }
+            w.string(session)
+            // Kind 0: the session's current photo; else a selector in the selected album.
+            if let photo { photo.encode(into: &w) } else { w.u8(0) }
+        }, decode: { r throws(PickerError) in
+            let session = try r.string()
+            let photo = try Selector.decodeOptional(from: &r)
+            _ = try ExtensionArea.decode(from: &r)
+            return .photoInfo(session: session, photo: photo)
+        }),
+    ]
+}
+
+extension ReplyDeclaration {
+    static let details: [ReplyDeclaration] = [
+        ReplyDeclaration(.photoInfoReply, encode: { reply, w in
+            guard case .photoInfo(let d) = reply else { return }
+            d.encode(into: &w)
+        }, decode: { r throws(PickerError) in
+            let details = try PhotoDetails.decode(from: &r)
+            // Fields added later come in the extension area: skipped by this version.
+            _ = try ExtensionArea.decode(from: &r)
+            return .photoInfo(details)
+        }),
+    ]
+}
