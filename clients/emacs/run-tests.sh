@@ -78,9 +78,12 @@ if [[ $(find "$lib" -type f | wc -l) -lt 3 ]]; then
     exit 2
 fi
 
-mkdir -p "$tmp/state" "$tmp/cache"
+mkdir -p "$tmp/state" "$tmp/cache" "$tmp/tmp"
 sock="$tmp/s.sock"
 export XDG_CACHE_HOME="$tmp/cache"
+# Emacs' native compiler writes its work files (emacs-async-comp-*, libgccjit-*) into TMPDIR from
+# the interactive `emacs -nw` of the tty test: keep them in this run's folder, removed at the end.
+export TMPDIR="$tmp/tmp"
 export PICKER_SOCKET="$sock"
 export PICKER_BIN_DIR="$bin_dir"
 "$bin_dir/pickerd" --library "$lib" --socket "$sock" --state-dir "$tmp/state" --cache-mb 64 \

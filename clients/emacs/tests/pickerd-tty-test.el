@@ -70,7 +70,7 @@
                              (concat "PICKER_SESSION=" session)
                              (concat "PICKER_SOCKET=" (getenv "PICKER_SOCKET"))
                              (expand-file-name invocation-name invocation-directory)
-                             "-nw" "-Q" "-L" here "-l" "pickerd"
+                             "-nw" "-Q" "--eval" "(setq native-comp-deferred-compilation nil)" "-L" here "-l" "pickerd"
                              ;; Nothing written into the folder once the test removes it.
                              "--eval" "(setq auto-save-default nil auto-save-list-file-prefix nil)"
                              notes)
