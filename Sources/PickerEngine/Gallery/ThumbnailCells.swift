@@ -11,10 +11,12 @@ final class ThumbnailCells: Sendable {
     private let library: PhotoLibrary
     private let maxPixels: Int
     private let budget: WorkBudget
+    private let decoder: PictureDecoding
 
-    init(library: PhotoLibrary, shared: SharedThumbnailStore?, capacityBytes: Int, maxPixels: Int,
-         budget: WorkBudget) {
+    init(library: PhotoLibrary, decoder: PictureDecoding, shared: SharedThumbnailStore?, capacityBytes: Int,
+         maxPixels: Int, budget: WorkBudget) {
         self.library = library
+        self.decoder = decoder
         self.budget = budget
         self.shared = shared
         self.memory = BoundedCache(capacityBytes: capacityBytes)
@@ -54,7 +56,7 @@ final class ThumbnailCells: Sendable {
             let estimate = WorkEstimate.thumbnailCell(header: photo.header, fileBytes: fileBytes,
                                                       box: max(size, flavor?.rawValue ?? 0), maxPixels: maxPixels)
             return try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> PixelImage in
-                try makeFromSources(open, size: size, flavor: flavor, absolutePath: absolutePath)
+                try makeFromSources(open, size: size, flavor: flavor, absolutePath: absolutePath, memory: estimate)
             }
         } catch {
             Log.error("thumbnail for \(photo.relativePath): \(error.message)")
@@ -68,10 +70,9 @@ final class ThumbnailCells: Sendable {
     /// cell with the picture's aspect (it costs no decode of the picture), then the shared
     /// freedesktop thumbnail at the flavor covering the cell, then a shrink-on-load decode.
     private func makeFromSources(_ open: OpenPhoto, size: Int, flavor: ThumbnailFlavor?,
-                                 absolutePath: String) throws(PickerError) -> PixelImage {
+                                 absolutePath: String, memory: Int) throws(PickerError) -> PixelImage {
         let photo = open.photo
         let box = PixelSize(width: size, height: size)
-        var read: (bytes: [UInt8], header: ImageHeader)? = nil
         // Only the start of a file that can carry a thumbnail is read before the shared store.
         let prefixBytes = EmbeddedThumbnail.prefix(for: photo.header.format)
         // A file cut short may keep a whole thumbnail of the picture it lost: it is decoded instead,
@@ -79,9 +80,6 @@ final class ThumbnailCells: Sendable {
         if prefixBytes > 0,
            EmbeddedThumbnail.endLooksComplete(try open.readSuffix(EmbeddedThumbnail.tailBytes), format: photo.header.format) {
             let prefix = try open.readPrefix(prefixBytes)
-            if Int64(prefix.count) == open.status.size {
-                read = (prefix, try ImageHeaderReader.read(bytes: prefix, name: photo.fileName))
-            }
             let cover = FitMath.cover(width: photo.header.displayWidth, height: photo.header.displayHeight, box: box).scaled
             if let thumb = EmbeddedThumbnail.upright(prefix, header: photo.header, covering: cover, maxPixels: maxPixels),
                let cell = crop(thumb, to: box) {
@@ -93,37 +91,29 @@ final class ThumbnailCells: Sendable {
            let cell = crop(thumb, to: box) {
             return cell
         }
-        let file: (bytes: [UInt8], header: ImageHeader)
-        if let read { file = read } else { file = try readFile(open) }
-        return try decodeCell(open, bytes: file.bytes, header: file.header, size: size, flavor: flavor,
-                              absolutePath: absolutePath)
-    }
-
-    private func readFile(_ open: OpenPhoto) throws(PickerError) -> (bytes: [UInt8], header: ImageHeader) {
-        let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-        return (bytes, try ImageHeaderReader.read(bytes: bytes, name: open.photo.fileName))
+        return try decodeCell(open, size: size, flavor: flavor, absolutePath: absolutePath, memory: memory)
     }
 
     /// Decodes the photo into a cell (and the shared thumbnail, when there is a store).
-    private func decodeCell(_ open: OpenPhoto, bytes: [UInt8], header: ImageHeader, size: Int, flavor: ThumbnailFlavor?,
-                            absolutePath: String) throws(PickerError) -> PixelImage {
+    private func decodeCell(_ open: OpenPhoto, size: Int, flavor: ThumbnailFlavor?, absolutePath: String,
+                            memory: Int) throws(PickerError) -> PixelImage {
         let photo = open.photo
         let box = PixelSize(width: size, height: size)
         if let shared, let flavor {
             // The shared thumbnail: fit in the flavor's box, never upscaled.
-            let thumb = try ImageRenderer.fittedUpright(
-                data: bytes, header: header, photoName: photo.fileName,
-                fit: FitTarget(maxWidth: flavor.rawValue, maxHeight: flavor.rawValue, allowUpscale: false),
-                maxPixels: maxPixels)
+            let fit = FitTarget(maxWidth: flavor.rawValue, maxHeight: flavor.rawValue, allowUpscale: false)
+            let thumb = try decoder.decode(open, DecodeRequest(plan: .fitted(fit), photoName: photo.fileName,
+                                                               maxPixels: maxPixels, memoryBytes: memory))
             shared.store(thumb, absolutePath: absolutePath, mtime: open.status.mtimeSeconds,
                          fileSize: open.status.size, flavor: flavor)
             return crop(thumb, to: box) ?? placeholder(size)
         }
-        let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight, box: box).scaled
+        let cover = FitMath.cover(width: photo.header.displayWidth, height: photo.header.displayHeight, box: box).scaled
         // HEIF's thumbnail item is taken here (libheif picks it when it covers the cell).
-        let upright = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photo.fileName,
-                                                      minimumDisplaySize: (cover.width, cover.height),
-                                                      maxPixels: maxPixels, embeddedThumbnail: true)
+        let plan = DecodePlan.upright(minimumDisplaySize: PixelSize(width: cover.width, height: cover.height),
+                                      embeddedThumbnail: true)
+        let upright = try decoder.decode(open, DecodeRequest(plan: plan, photoName: photo.fileName,
+                                                             maxPixels: maxPixels, memoryBytes: memory))
         return crop(upright, to: box) ?? placeholder(size)
     }
 

@@ -96,13 +96,11 @@ extension PickerService {
                                             width: request.width, height: request.height, output: request.format,
                                             maxPixels: configuration.maxPixels)
         let image = try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
-            let fileBytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-            let header = try ImageHeaderReader.read(bytes: fileBytes, name: photo.fileName)
+            let fit = FitTarget(maxWidth: request.width, maxHeight: request.height, allowUpscale: true)
+            let decode = DecodeRequest(plan: .fitted(fit), photoName: photo.fileName,
+                                       maxPixels: configuration.maxPixels, memoryBytes: estimate)
             let picture = try markingFailures(open) { () throws(PickerError) -> PixelImage in
-                try ImageRenderer.fittedUpright(
-                    data: fileBytes, header: header, photoName: photo.fileName,
-                    fit: FitTarget(maxWidth: request.width, maxHeight: request.height, allowUpscale: true),
-                    maxPixels: configuration.maxPixels)
+                try decoder.decode(open, decode)
             }
             var canvas = try Compositor.canvas(PixelSize(width: request.width, height: request.height), colour: .black)
             let at = FitMath.centred(picture.size, in: canvas.size)

@@ -1,0 +1,38 @@
+import PickerProtocol
+
+/// The process boundary of the image pipeline: header → decode → colour → resample → orient of
+/// one open photo, ending in pane-sized pixels. Every render path (get-image, preview, grid
+/// cells) decodes through one of these; encoding and compositing stay with the caller.
+public protocol PictureDecoding: Sendable {
+    /// The pixels `request.plan` asks for, from the photo open at `open`.
+    /// - Throws: `.corruptImage` (also for a decoder that crashed, was killed or broke its
+    ///   sandbox), `.unsupportedImage`, `.imageTooLarge`, `.ioError`, `.cancelled`; messages name the photo.
+    func decode(_ open: OpenPhoto, _ request: DecodeRequest) throws(PickerError) -> PixelImage
+}
+
+/// Decodes in the calling thread: fuzzing, engine tests and `pickerd --decode-in-process`.
+public struct InProcessDecoder: PictureDecoding {
+    let maxPhotoBytes: Int
+
+    public init(maxPhotoBytes: Int) { self.maxPhotoBytes = maxPhotoBytes }
+
+    public func decode(_ open: OpenPhoto, _ request: DecodeRequest) throws(PickerError) -> PixelImage {
+        let bytes = try open.readAll(maxBytes: maxPhotoBytes)
+        return try Self.run(request.plan, bytes: bytes, photoName: request.photoName, maxPixels: request.maxPixels)
+    }
+
+    /// The pipeline on a file's bytes: what the worker runs, and what runs here in process.
+    static func run(_ plan: DecodePlan, bytes: [UInt8], photoName: String,
+                    maxPixels: Int) throws(PickerError) -> PixelImage {
+        let header = try ImageHeaderReader.read(bytes: bytes, name: photoName, maxPixels: maxPixels)
+        switch plan {
+        case .fitted(let fit):
+            return try ImageRenderer.fittedUpright(data: bytes, header: header, photoName: photoName,
+                                                   fit: fit, maxPixels: maxPixels)
+        case .upright(let size, let embedded):
+            return try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photoName,
+                                                   minimumDisplaySize: size.map { ($0.width, $0.height) },
+                                                   maxPixels: maxPixels, embeddedThumbnail: embedded)
+        }
+    }
+}
