@@ -139,6 +139,10 @@ int pk_sandbox_enter(int max_fds) {
     // The worker ends with the daemon, even in the middle of a decode.
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
     if (getppid() == 1) return -1;
+    // Crashes end the process with their own signal: the Swift runtime's backtracer would try to
+    // exec a helper (SIGSYS under the filter) and hide what happened.
+    const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT };
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
     struct rlimit none = { 0, 0 };
     if (setrlimit(RLIMIT_CORE, &none) != 0) return -1;          // no core files of hostile input
     struct rlimit fds = { (rlim_t)max_fds, (rlim_t)max_fds };
