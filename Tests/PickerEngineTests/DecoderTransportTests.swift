@@ -67,10 +67,15 @@ import Testing
                   photoName: "b.heic", maxPixels: 5, fileBytes: 9),
             .init(kind: .upright(minimumDisplaySize: nil, embeddedThumbnail: false), photoName: "c", maxPixels: 5, fileBytes: 9),
             .init(kind: .misbehave(.crash), photoName: "d", maxPixels: 5, fileBytes: 9),
+            .init(kind: .embeddedThumbnail(header: ImageHeader(format: .jpeg, storedWidth: 5760, storedHeight: 3840,
+                                                               orientation: .right),
+                                           covering: PixelSize(width: 100, height: 150)),
+                  photoName: "e.jpg", maxPixels: 5, fileBytes: 196_608),
         ]
         for job in jobs { #expect(try DecodeMessages.decodeJob(DecodeMessages.encode(job)) == job) }
         let results: [DecodeMessages.Result] = [
             .pixels(width: 800, height: 533, channels: 3),
+            .none,
             .failure(PickerError(.corruptImage, "x.jpg: corrupt JPEG data")),
             .failure(PickerError(ErrorCode(rawValue: 4242), "a code this build does not know is kept")),
         ]

@@ -51,6 +51,11 @@ void pk_sandbox_warm_up(void);
 /// the seccomp allowlist of pk_seccomp.c. Irreversible. 0 on success.
 int pk_sandbox_enter(int max_fds);
 
+/// Starts the worker's helper thread (before the sandbox). 0 on success.
+int pk_sandbox_helper_start(void);
+/// A `pk_helper_spawn` hook (pk_work.h): runs fn(arg) on the helper thread and returns 1, or 0 while it is busy.
+int pk_sandbox_helper_spawn(void *context, void (*fn)(void *), void *arg);
+
 // Test-only misbehaviour for the containment tests (the worker calls these for debug job kinds).
 /// open(2) of `path` for reading: the descriptor, or -1 with errno.
 int pk_sandbox_try_open(const char *path);

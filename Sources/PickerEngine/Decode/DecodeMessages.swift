@@ -4,9 +4,11 @@ import PickerProtocol
 ///
 /// Job (daemon → worker, the photo's descriptor attached): version u8 (1), kind u8, photo name
 /// string, maxPixels u64, fileBytes u64, then for `fitted` box width u32, height u32 (0: none),
-/// upscale bool; for `upright` minimum width u32, height u32 (0 0: full size), embedded-thumbnail bool.
+/// upscale bool; for `upright` minimum width u32, height u32 (0 0: full size), embedded-thumbnail bool;
+/// for `embeddedThumbnail` (3) format u8, stored width u32, height u32, orientation u8, cover width u32,
+/// height u32 (the worker reads the first fileBytes bytes).
 /// Result (worker → daemon): status u8; 0: width u32, height u32, channels u8 and a sealed memfd of
-/// width × height × channels bytes attached; 1: error code u16 and message string.
+/// width × height × channels bytes attached; 1: error code u16 and message string; 2: no thumbnail serves.
 /// Integers are big-endian (`ByteWriter`). Unknown kinds are answered with an `.internal` error.
 enum DecodeMessages {
     static let version: UInt8 = 1
@@ -17,6 +19,8 @@ enum DecodeMessages {
     enum Kind: Sendable, Equatable {
         case fitted(FitTarget)
         case upright(minimumDisplaySize: PixelSize?, embeddedThumbnail: Bool)
+        /// The file's own thumbnail (`EmbeddedThumbnail.upright`) from its first `fileBytes` bytes.
+        case embeddedThumbnail(header: ImageHeader, covering: PixelSize)
         /// Test-only misbehaviour (`DecoderMisbehaviour`); a release worker answers it with an error.
         case misbehave(DecoderMisbehaviour)
         /// A kind this build does not know: kept, answered with an error.
@@ -26,6 +30,7 @@ enum DecodeMessages {
             switch self {
             case .fitted: return 1
             case .upright: return 2
+            case .embeddedThumbnail: return 3
             case .misbehave(let m): return m.rawValue
             case .unknown(let k): return k
             }
@@ -42,6 +47,8 @@ enum DecodeMessages {
     enum Result: Sendable, Equatable {
         case pixels(width: Int, height: Int, channels: Int)
         case failure(PickerError)
+        /// An embedded-thumbnail job found none that serves.
+        case none
     }
 
     static func encode(_ job: Job) -> [UInt8] {
@@ -60,6 +67,13 @@ enum DecodeMessages {
             w.u32(UInt32(clamping: size?.width ?? 0))
             w.u32(UInt32(clamping: size?.height ?? 0))
             w.bool(embedded)
+        case .embeddedThumbnail(let header, let cover):
+            w.u8(header.format.rawValue)
+            w.u32(UInt32(clamping: header.storedWidth))
+            w.u32(UInt32(clamping: header.storedHeight))
+            w.u8(UInt8(clamping: header.orientation.rawValue))
+            w.u32(UInt32(clamping: cover.width))
+            w.u32(UInt32(clamping: cover.height))
         case .misbehave, .unknown:
             break
         }
@@ -84,6 +98,12 @@ enum DecodeMessages {
             let width = Int(try r.u32()), height = Int(try r.u32())
             let size = width == 0 && height == 0 ? nil : PixelSize(width: width, height: height)
             kind = .upright(minimumDisplaySize: size, embeddedThumbnail: try r.bool())
+        case 3:
+            let format = PhotoFormat(rawValue: try r.u8())
+            let width = Int(try r.u32()), height = Int(try r.u32())
+            let header = ImageHeader(format: format, storedWidth: width, storedHeight: height,
+                                     orientation: Orientation(exifValue: Int(try r.u8())))
+            kind = .embeddedThumbnail(header: header, covering: PixelSize(width: Int(try r.u32()), height: Int(try r.u32())))
         default:
             kind = DecoderMisbehaviour(rawValue: rawKind).map(Kind.misbehave) ?? .unknown(rawKind)
         }
@@ -103,6 +123,8 @@ enum DecodeMessages {
             w.u8(1)
             w.u16(error.code.rawValue)
             w.string(String(error.message.prefix(1024)))
+        case .none:
+            w.u8(2)
         }
         return w.bytes
     }
@@ -118,6 +140,8 @@ enum DecodeMessages {
         case 1:
             let code = ErrorCode(rawValue: try r.u16())
             result = .failure(PickerError(code, try r.string()))
+        case 2:
+            result = .none
         default:
             throw PickerError(.malformedFrame, "decoder result status \(status)")
         }

@@ -1,3 +1,4 @@
+import CPickerCodecs
 import CPickerSandbox
 import PickerProtocol
 import PickerSystem
@@ -45,6 +46,10 @@ public enum DecoderWorker {
     /// What the libraries would otherwise do lazily through paths or unlisted calls.
     private static func warmUp() {
         pk_sandbox_warm_up()
+        // Large blocks straight from mmap and back, as in the daemon (`PickerService`).
+        pk_map_large_blocks(256 << 10)
+        // Streaming decodes resample on a helper thread, as on an idle pool thread in the daemon.
+        if pk_sandbox_helper_start() == 0 { pk_helper_use(pk_sandbox_helper_spawn, nil) }
         // Swift's hashing seed and the runtime's first allocations happen before the filter.
         var seen: Set<String> = ["warm"]
         seen.insert(String(Int.random(in: 0..<10)))
@@ -57,7 +62,7 @@ public enum DecoderWorker {
         do throws(PickerError) {
             let job = try DecodeMessages.decodeJob(bytes)
             guard let photo else { throw PickerError(.internal, "\(job.photoName): no descriptor came with the job") }
-            let image = try decode(job, photo: photo)
+            guard let image = try decode(job, photo: photo) else { return (.none, nil) }
             let memfd: Int32
             do throws(SystemError) {
                 memfd = try SealedPixels.make(image.pixels)
@@ -70,21 +75,26 @@ public enum DecoderWorker {
         }
     }
 
-    private static func decode(_ job: DecodeMessages.Job, photo: Int32) throws(PickerError) -> PixelImage {
+    /// The job's pixels; nil when an embedded-thumbnail job finds none that serves.
+    private static func decode(_ job: DecodeMessages.Job, photo: Int32) throws(PickerError) -> PixelImage? {
         let plan: DecodePlan
         switch job.kind {
         case .fitted(let fit): plan = .fitted(fit)
         case .upright(let size, let embedded): plan = .upright(minimumDisplaySize: size, embeddedThumbnail: embedded)
+        case .embeddedThumbnail(let header, let cover):
+            return EmbeddedThumbnail.upright(try read(photo, job), header: header, covering: cover, maxPixels: job.maxPixels)
         case .misbehave(let m): return try misbehave(m, photoName: job.photoName)
         case .unknown(let raw): throw PickerError(.internal, "\(job.photoName): decoder job kind \(raw) is unknown")
         }
-        let bytes: [UInt8]
+        return try InProcessDecoder.run(plan, bytes: try read(photo, job), photoName: job.photoName, maxPixels: job.maxPixels)
+    }
+
+    private static func read(_ photo: Int32, _ job: DecodeMessages.Job) throws(PickerError) -> [UInt8] {
         do throws(SystemError) {
-            bytes = try FileSystem.read(photo, at: 0, count: job.fileBytes)
+            return try FileSystem.read(photo, at: 0, count: job.fileBytes)
         } catch {
             throw PickerError(.ioError, "cannot read photo '\(job.photoName)': \(error.errno)")
         }
-        return try InProcessDecoder.run(plan, bytes: bytes, photoName: job.photoName, maxPixels: job.maxPixels)
     }
 
     /// The test-only misbehaviours (debug builds); release builds refuse them.

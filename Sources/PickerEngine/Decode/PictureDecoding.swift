@@ -8,6 +8,12 @@ public protocol PictureDecoding: Sendable {
     /// - Throws: `.corruptImage` (also for a decoder that crashed, was killed or broke its
     ///   sandbox), `.unsupportedImage`, `.imageTooLarge`, `.ioError`, `.cancelled`; messages name the photo.
     func decode(_ open: OpenPhoto, _ request: DecodeRequest) throws(PickerError) -> PixelImage
+
+    /// The photo's own thumbnail (JPEG EXIF IFD1, a RAW file's preview), upright, read from its first
+    /// bytes, when it covers `cover` (display axes) with the picture's aspect; nil when there is none that
+    /// serves or it does not decode (the grid cell moves on to its next source).
+    func embeddedThumbnail(_ open: OpenPhoto, header: ImageHeader, covering cover: PixelSize,
+                           maxPixels: Int) -> PixelImage?
 }
 
 /// Decodes in the calling thread: fuzzing, engine tests and `pickerd --decode-in-process`.
@@ -19,6 +25,12 @@ public struct InProcessDecoder: PictureDecoding {
     public func decode(_ open: OpenPhoto, _ request: DecodeRequest) throws(PickerError) -> PixelImage {
         let bytes = try open.readAll(maxBytes: maxPhotoBytes)
         return try Self.run(request.plan, bytes: bytes, photoName: request.photoName, maxPixels: request.maxPixels)
+    }
+
+    public func embeddedThumbnail(_ open: OpenPhoto, header: ImageHeader, covering cover: PixelSize,
+                                  maxPixels: Int) -> PixelImage? {
+        guard let prefix = try? open.readPrefix(EmbeddedThumbnail.prefix(for: header.format)) else { return nil }
+        return EmbeddedThumbnail.upright(prefix, header: header, covering: cover, maxPixels: maxPixels)
     }
 
     /// The pipeline on a file's bytes: what the worker runs, and what runs here in process.

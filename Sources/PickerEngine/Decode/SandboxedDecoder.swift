@@ -59,12 +59,33 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
         let job = DecodeMessages.Job(kind: kind(of: request, photo: open.photo),
                                      photoName: request.photoName, maxPixels: request.maxPixels,
                                      fileBytes: Int(max(0, open.status.size)))
+        guard let image = try perform(job, open, memoryBytes: request.memoryBytes) else {
+            throw PickerError(.internal, "\(request.photoName): the decoder sent no pixels")
+        }
+        return image
+    }
+
+    public func embeddedThumbnail(_ open: OpenPhoto, header: ImageHeader, covering cover: PixelSize,
+                                  maxPixels: Int) -> PixelImage? {
+        let prefix = min(Int64(EmbeddedThumbnail.prefix(for: header.format)), max(0, open.status.size))
+        let job = DecodeMessages.Job(kind: .embeddedThumbnail(header: header, covering: cover),
+                                     photoName: open.photo.fileName, maxPixels: maxPixels, fileBytes: Int(prefix))
+        do throws(PickerError) {
+            return try perform(job, open, memoryBytes: Int(prefix) + 4 * cover.width * cover.height * 4)
+        } catch {
+            Log.debug("\(open.photo.fileName): no embedded thumbnail: \(error.message)")
+            return nil
+        }
+    }
+
+    /// Runs one job on a worker checked out for it.
+    private func perform(_ job: DecodeMessages.Job, _ open: OpenPhoto, memoryBytes: Int) throws(PickerError) -> PixelImage? {
         let seconds = deadlineSeconds(open.photo.header)
-        let process = try checkOut(request.photoName)
+        let process = try checkOut(job.photoName)
         let outcome = process.run(DecodeMessages.encode(job), photo: open.fd,
-                                  memoryCap: Self.baseMemoryCap + 2 * max(0, request.memoryBytes),
+                                  memoryCap: Self.baseMemoryCap + 2 * max(0, memoryBytes),
                                   deadline: monotonicNow() + seconds)
-        return try finish(outcome, process: process, photoName: request.photoName, seconds: seconds)
+        return try finish(outcome, process: process, photoName: job.photoName, seconds: seconds)
     }
 
     private func kind(of request: DecodeRequest, photo: Photo) -> DecodeMessages.Kind {
@@ -84,8 +105,12 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
 
     /// The pixels of an answer, or the error the outcome means; the worker goes back to the pool or is replaced.
     private func finish(_ outcome: DecoderProcess.Outcome, process: DecoderProcess, photoName: String,
-                        seconds: Double) throws(PickerError) -> PixelImage {
+                        seconds: Double) throws(PickerError) -> PixelImage? {
         switch outcome {
+        case .answered(.none, let memfd):
+            if let memfd { FileSystem.close(memfd) }
+            checkIn(process)
+            return nil
         case .answered(.failure(let error), let memfd):
             if let memfd { FileSystem.close(memfd) }
             checkIn(process)

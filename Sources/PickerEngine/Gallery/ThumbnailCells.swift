@@ -79,9 +79,10 @@ final class ThumbnailCells: Sendable {
         // so its failure marks it broken rather than a good-looking cell hiding it.
         if prefixBytes > 0,
            EmbeddedThumbnail.endLooksComplete(try open.readSuffix(EmbeddedThumbnail.tailBytes), format: photo.header.format) {
-            let prefix = try open.readPrefix(prefixBytes)
             let cover = FitMath.cover(width: photo.header.displayWidth, height: photo.header.displayHeight, box: box).scaled
-            if let thumb = EmbeddedThumbnail.upright(prefix, header: photo.header, covering: cover, maxPixels: maxPixels),
+            if let thumb = decoder.embeddedThumbnail(open, header: photo.header,
+                                                     covering: PixelSize(width: cover.width, height: cover.height),
+                                                     maxPixels: maxPixels),
                let cell = crop(thumb, to: box) {
                 return cell
             }
