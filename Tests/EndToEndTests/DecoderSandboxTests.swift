@@ -94,6 +94,35 @@ import Testing
         _ = library
     }
 
+    /// A cancel kills the worker even inside a C loop that never checks a flag: the request is
+    /// answered `cancelled`, the spinning process is gone and a new one takes its place.
+    @Test func aCancelKillsADecoderThatNeverReturns() async throws {
+        let (daemon, library) = try await daemon(misbehaving: "spin", extra: ["--decode-seconds", "600"])
+        defer { daemon.stopBlocking() }
+        try await waitUntil("the pool", within: 30, seen: { daemon.log }) { Self.workerPIDs(of: daemon).count == Self.workers }
+        let before = Set(Self.workerPIDs(of: daemon))
+        let conn = try RawConnection(socketPath: daemon.socketPath, clientName: "canceller")
+        let image = try conn.sendInOneWrite([.getImage(ImageRequest(session: "bomb", noCache: true))])[0]
+        // Wait until a worker spins (its CPU time grows), then cancel.
+        try await waitUntil("a worker spinning", within: 60, seen: { daemon.log }) {
+            Self.workerPIDs(of: daemon).contains { Self.status(of: $0)["State"]?.hasPrefix("R") == true }
+        }
+        let cancel = try conn.sendInOneWrite([.cancel(requestID: image)])[0]
+        let replies = try conn.replies(to: [image, cancel])
+        #expect(replies[cancel] == .cancelReply(requestID: image, found: true))
+        guard case .error(let e)? = replies[image] else {
+            Issue.record("a cancelled error, not \(String(describing: replies[image]))")
+            return
+        }
+        #expect(e.code == .cancelled, "\(e)")
+        try await waitUntil("the spinning worker replaced", within: 30, seen: { daemon.log }) {
+            let now = Set(Self.workerPIDs(of: daemon))
+            return now.count == Self.workers && now != before
+        }
+        await #expect(try daemon.ctl("get-image", "-o", "/dev/null", session: "other").exitCode == 0)
+        _ = library
+    }
+
     /// The worker holds only the descriptor it was given: open(2) of a path is refused.
     @Test func aWorkerCannotOpenAPath() async throws {
         let (daemon, library) = try await daemon(misbehaving: "open")

@@ -125,6 +125,7 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
             Log.error("\(photoName): decoder worker \(process.pid) ended: \(DecoderProcess.describe(status))")
             throw PickerError(.corruptImage, "\(photoName): the decoder was stopped: \(DecoderProcess.describe(status))")
         case .cancelled:
+            Log.debug("\(photoName): decoder worker \(process.pid) killed: its job was cancelled")
             replace()
             throw PickerError(.cancelled, "\(photoName): cancelled")
         case .overran:
