@@ -67,6 +67,7 @@ import Testing
                   photoName: "b.heic", maxPixels: 5, fileBytes: 9),
             .init(kind: .upright(minimumDisplaySize: nil, embeddedThumbnail: false), photoName: "c", maxPixels: 5, fileBytes: 9),
             .init(kind: .misbehave(.crash), photoName: "d", maxPixels: 5, fileBytes: 9),
+            .init(kind: .cell(size: 100), photoName: "f.avif", maxPixels: 5, fileBytes: 9),
             .init(kind: .embeddedThumbnail(header: ImageHeader(format: .jpeg, storedWidth: 5760, storedHeight: 3840,
                                                                orientation: .right),
                                            covering: PixelSize(width: 100, height: 150)),

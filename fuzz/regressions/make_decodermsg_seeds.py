@@ -23,6 +23,7 @@ seeds = {
     "job-upright.bin": job(2, "b.heic", struct.pack(">II?", 96, 64, True)),
     "job-upright-full.bin": job(2, "c.webp", struct.pack(">II?", 0, 0, False)),
     "job-embedded-thumbnail.bin": job(3, "d.jpg", struct.pack(">BIIBII", 1, 5760, 3840, 6, 100, 150)),
+    "job-cell.bin": job(4, "f.avif", struct.pack(">I", 100)),
     "job-misbehave-crash.bin": job(100, "misbehave-crash.png", b""),
     "job-unknown-kind.bin": job(77, "e.png", b""),
     "result-pixels.bin": b"\x01\x00" + struct.pack(">IIB", 800, 533, 3),

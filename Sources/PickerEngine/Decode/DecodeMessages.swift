@@ -6,7 +6,7 @@ import PickerProtocol
 /// string, maxPixels u64, fileBytes u64, then for `fitted` box width u32, height u32 (0: none),
 /// upscale bool; for `upright` minimum width u32, height u32 (0 0: full size), embedded-thumbnail bool;
 /// for `embeddedThumbnail` (3) format u8, stored width u32, height u32, orientation u8, cover width u32,
-/// height u32 (the worker reads the first fileBytes bytes).
+/// height u32 (the worker reads the first fileBytes bytes); for `cell` (4) the side u32.
 /// Result (worker → daemon): status u8; 0: width u32, height u32, channels u8 and a sealed memfd of
 /// width × height × channels bytes attached; 1: error code u16 and message string; 2: no thumbnail serves.
 /// Integers are big-endian (`ByteWriter`). Unknown kinds are answered with an `.internal` error.
@@ -19,6 +19,7 @@ enum DecodeMessages {
     enum Kind: Sendable, Equatable {
         case fitted(FitTarget)
         case upright(minimumDisplaySize: PixelSize?, embeddedThumbnail: Bool)
+        case cell(size: Int)
         /// The file's own thumbnail (`EmbeddedThumbnail.upright`) from its first `fileBytes` bytes.
         case embeddedThumbnail(header: ImageHeader, covering: PixelSize)
         /// Test-only misbehaviour (`DecoderMisbehaviour`); a release worker answers it with an error.
@@ -31,6 +32,7 @@ enum DecodeMessages {
             case .fitted: return 1
             case .upright: return 2
             case .embeddedThumbnail: return 3
+            case .cell: return 4
             case .misbehave(let m): return m.rawValue
             case .unknown(let k): return k
             }
@@ -67,6 +69,8 @@ enum DecodeMessages {
             w.u32(UInt32(clamping: size?.width ?? 0))
             w.u32(UInt32(clamping: size?.height ?? 0))
             w.bool(embedded)
+        case .cell(let size):
+            w.u32(UInt32(clamping: size))
         case .embeddedThumbnail(let header, let cover):
             w.u8(header.format.rawValue)
             w.u32(UInt32(clamping: header.storedWidth))
@@ -98,6 +102,8 @@ enum DecodeMessages {
             let width = Int(try r.u32()), height = Int(try r.u32())
             let size = width == 0 && height == 0 ? nil : PixelSize(width: width, height: height)
             kind = .upright(minimumDisplaySize: size, embeddedThumbnail: try r.bool())
+        case 4:
+            kind = .cell(size: Int(try r.u32()))
         case 3:
             let format = PhotoFormat(rawValue: try r.u8())
             let width = Int(try r.u32()), height = Int(try r.u32())

@@ -9,6 +9,9 @@ public enum DecodePlan: Sendable, Equatable {
     /// axes; nil: full size), the file's own thumbnail allowed when `embeddedThumbnail`
     /// (`ImageRenderer.decodeUpright`, for grid cells).
     case upright(minimumDisplaySize: PixelSize?, embeddedThumbnail: Bool)
+    /// A `size`×`size` grid cell: decoded as small as covering it allows (the file's own thumbnail
+    /// item allowed), scaled to fill and centre-cropped, flattened on the grid background (`CellCrop`).
+    case cell(size: Int)
 }
 
 /// One decode request: the plan, the caps, and the name error messages use.

@@ -45,6 +45,16 @@ public struct InProcessDecoder: PictureDecoding {
             return try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photoName,
                                                    minimumDisplaySize: size.map { ($0.width, $0.height) },
                                                    maxPixels: maxPixels, embeddedThumbnail: embedded)
+        case .cell(let size):
+            let box = PixelSize(width: size, height: size)
+            let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight, box: box).scaled
+            let upright = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photoName,
+                                                          minimumDisplaySize: (cover.width, cover.height),
+                                                          maxPixels: maxPixels, embeddedThumbnail: true)
+            guard let cell = CellCrop.cell(upright, box: box) else {
+                throw PickerError(.internal, "\(photoName): cannot crop a \(size) px cell from \(upright.size)")
+            }
+            return cell
         }
     }
 }

@@ -95,6 +95,7 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
         switch request.plan {
         case .fitted(let fit): return .fitted(fit)
         case .upright(let size, let embedded): return .upright(minimumDisplaySize: size, embeddedThumbnail: embedded)
+        case .cell(let size): return .cell(size: size)
         }
     }
 

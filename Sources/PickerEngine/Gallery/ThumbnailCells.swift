@@ -99,7 +99,6 @@ final class ThumbnailCells: Sendable {
     private func decodeCell(_ open: OpenPhoto, size: Int, flavor: ThumbnailFlavor?, absolutePath: String,
                             memory: Int) throws(PickerError) -> PixelImage {
         let photo = open.photo
-        let box = PixelSize(width: size, height: size)
         if let shared, let flavor {
             // The shared thumbnail: fit in the flavor's box, never upscaled.
             let fit = FitTarget(maxWidth: flavor.rawValue, maxHeight: flavor.rawValue, allowUpscale: false)
@@ -107,22 +106,16 @@ final class ThumbnailCells: Sendable {
                                                                maxPixels: maxPixels, memoryBytes: memory))
             shared.store(thumb, absolutePath: absolutePath, mtime: open.status.mtimeSeconds,
                          fileSize: open.status.size, flavor: flavor)
-            return crop(thumb, to: box) ?? placeholder(size)
+            return crop(thumb, to: PixelSize(width: size, height: size)) ?? placeholder(size)
         }
-        let cover = FitMath.cover(width: photo.header.displayWidth, height: photo.header.displayHeight, box: box).scaled
-        // HEIF's thumbnail item is taken here (libheif picks it when it covers the cell).
-        let plan = DecodePlan.upright(minimumDisplaySize: PixelSize(width: cover.width, height: cover.height),
-                                      embeddedThumbnail: true)
-        let upright = try decoder.decode(open, DecodeRequest(plan: plan, photoName: photo.fileName,
-                                                             maxPixels: maxPixels, memoryBytes: memory))
-        return crop(upright, to: box) ?? placeholder(size)
+        // Decoded and cropped where it is decoded (HEIF's thumbnail item is taken when it covers the cell).
+        return try decoder.decode(open, DecodeRequest(plan: .cell(size: size), photoName: photo.fileName,
+                                                      maxPixels: maxPixels, memoryBytes: memory))
     }
 
     /// Scales to fill the box and crops the centre; RGBA is flattened on the grid background.
     private func crop(_ image: PixelImage, to box: PixelSize) -> PixelImage? {
-        let rect = FitMath.coverSourceCrop(width: image.width, height: image.height, box: box)
-        guard let cell = try? Resampler.resample(image, to: box, crop: rect) else { return nil }
-        return try? Compositor.flatten(cell, over: GridPainter.background)
+        CellCrop.cell(image, box: box)
     }
 
     /// A grey cell; `size` is 16…1024 (checked by the caller), far inside the canvas limit.
