@@ -45,8 +45,12 @@ let package = Package(
         // The chafa calls behind a plain-C header, so Swift never imports GLib.
         .target(name: "CPickerTerminal", dependencies: ["CChafa"], cSettings: optimisedC),
 
+        // The decoder worker's plumbing: SCM_RIGHTS, sealed memfds, spawning, limits, seccomp-BPF.
+        .target(name: "CPickerSandbox", cSettings: optimisedC, linkerSettings: [.linkedLibrary("heif")]),
+
         .target(name: "PickerEngine",
-                dependencies: ["PickerProtocol", "PickerSystem", "CPickerCodecs", "CSQLite", "CPickerTerminal"]),
+                dependencies: ["PickerProtocol", "PickerSystem", "CPickerCodecs", "CSQLite", "CPickerTerminal",
+                               "CPickerSandbox"]),
         .target(name: "PickerDaemon", dependencies: ["PickerEngine", "PickerProtocol", "PickerSystem", "CPickerSys"]),
         .target(name: "PickerClient", dependencies: ["PickerProtocol", "PickerSystem"]),
 

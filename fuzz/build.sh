@@ -107,4 +107,5 @@ build_linked library LibraryFuzz.swift
 build_linked pngtext PNGTextFuzz.swift
 build_linked sessions SessionsFuzz.swift
 build_linked handshake HandshakeFuzz.swift
+build_linked decodermsg DecoderMessagesFuzz.swift
 echo "fuzz: targets in $out"

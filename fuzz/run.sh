@@ -9,12 +9,13 @@ here="$(cd "$(dirname "$0")" && pwd)"
 seconds="${FUZZ_SECONDS:-60}"
 jobs="${FUZZ_JOBS:-1}"
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(frame message header jpeg png webp heif gif jxl image raw library pngtext sessions handshake)
+[ ${#targets[@]} -eq 0 ] && targets=(frame message header jpeg png webp heif gif jxl image raw library pngtext sessions handshake decodermsg)
 mkdir -p "$here/logs"
 
 max_len() {
     case "$1" in
         frame|message|handshake|sessions) echo 65536 ;;
+        decodermsg) echo 4096 ;;
         pngtext) echo 16384 ;;
         header) echo 131072 ;;
         *) echo 524288 ;;

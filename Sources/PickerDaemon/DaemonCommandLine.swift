@@ -9,12 +9,15 @@ public enum DaemonCommandLine {
         case version
         /// `--man` (not in the help): print pickerd(1) in roff.
         case man
+        /// `--decoder-worker` (not in the help): run as a sandboxed decoder worker of a daemon
+        /// (`DecoderWorker`; the daemon starts these itself, with their socket as descriptor 3).
+        case decoderWorker
     }
 
     public static let usage = """
         Usage: pickerd [--library DIR] [--socket PATH] [--cache-mb N] [--state-dir DIR] [--max-megapixels N]
                       [--memory-mb N] [--workers N] [--idle-timeout SECONDS] [--no-prefetch] [--no-shared-thumbnails]
-                      [--ready-fd N]
+                      [--ready-fd N] [--decode-seconds N] [--decode-in-process]
 
         The pickerd photo-picker daemon. Indexes a photo library and serves picker sessions
         to clients (pickerctl, editor plugins, scripts) over a Unix socket. Runs in the
@@ -36,6 +39,10 @@ public enum DaemonCommandLine {
                                close a connection that has no subscription and nothing in flight after this many
                                seconds without a request (default 60; 0: never), so one client cannot hold all
                                256 connections; clients reconnect when they need the daemon again
+          --decode-seconds N   a decode's deadline (default 10, plus 0.25 s per megapixel): a decoder still
+                               at work then is killed and the photo reported broken
+          --decode-in-process  decode in the daemon's own threads, not in sandboxed decoder processes
+                               (for debugging; the default runs every decoder in a sandboxed worker process)
           --no-prefetch        do not render the photos next to a session's current one ahead of time
           --no-shared-thumbnails
                                do not read or write the freedesktop thumbnail cache ($XDG_CACHE_HOME/thumbnails)
@@ -61,6 +68,8 @@ public enum DaemonCommandLine {
         var prefetch = true
         var readyFD: Int32? = nil
         var idleTimeout = 60
+        var decodeInProcess = false
+        var decodeSeconds = 10
         var i = 0
 
         func value(_ name: String) throws(UsageError) -> String {
@@ -84,6 +93,9 @@ public enum DaemonCommandLine {
             case "-h", "--help": return .help
             case "--version": return .version
             case "--man": return .man
+            case "--decoder-worker" where args.count == 1: return .decoderWorker
+            case "--decode-in-process": decodeInProcess = true
+            case "--decode-seconds": decodeSeconds = try intValue(key, 1...3600)
             case "--library": library = try value(key)
             case "--socket": socket = try value(key)
             case "--cache-mb": cacheMB = try intValue(key, 0...65536)
@@ -111,6 +123,8 @@ public enum DaemonCommandLine {
         config.prefetch = prefetch
         config.readyFD = readyFD
         config.idleTimeoutSeconds = idleTimeout
+        config.decodeInProcess = decodeInProcess
+        config.decodeSeconds = decodeSeconds
         config.indexDirectory = DaemonConfiguration.defaultCacheHome(env).map { $0 + "/pickerd" }
         return .run(config)
     }

@@ -24,6 +24,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Seconds after which a connection with no subscription and nothing going on is closed
     /// (`--idle-timeout`; 0: never), so one client cannot hold all 256 places.
     public var idleTimeoutSeconds = 60
+    /// `--decode-in-process`: decode in the daemon's threads instead of sandboxed worker processes (debugging).
+    public var decodeInProcess = false
+    /// `--decode-seconds`: a decode's deadline before its worker is killed, plus 0.25 s per megapixel.
+    public var decodeSeconds = 10
 
     public init(libraryRoot: String, socketPath: String, cacheMB: Int, stateDirectory: String?, maxMegapixels: Int,
                 thumbnailCacheHome: String?) {

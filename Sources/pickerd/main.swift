@@ -15,6 +15,8 @@ func runPickerd() -> Int32 {
         case .man:
             print(DaemonManPage.roff(version: Daemon.version), terminator: "")
             return 0
+        case .decoderWorker:
+            return Daemon.runDecoderWorker()
         case .version:
             print("pickerd \(Daemon.version)")
             return 0

@@ -57,6 +57,10 @@ import Testing
         try replay("pngtext", PNGTextFuzzEntry.run)
     }
 
+    @Test func decoderMessageCorpusReplaysWithoutFindings() throws {
+        try replay("decodermsg", DecoderMessagesFuzzEntry.run)
+    }
+
     @Test func sessionFileCorpusReplaysWithoutFindings() throws {
         try replay("sessions", SessionFileFuzzEntry.run)
     }

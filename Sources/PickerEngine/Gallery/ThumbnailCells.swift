@@ -11,10 +11,12 @@ final class ThumbnailCells: Sendable {
     private let library: PhotoLibrary
     private let maxPixels: Int
     private let budget: WorkBudget
+    private let decoder: PictureDecoding
 
-    init(library: PhotoLibrary, shared: SharedThumbnailStore?, capacityBytes: Int, maxPixels: Int,
-         budget: WorkBudget) {
+    init(library: PhotoLibrary, decoder: PictureDecoding, shared: SharedThumbnailStore?, capacityBytes: Int,
+         maxPixels: Int, budget: WorkBudget) {
         self.library = library
+        self.decoder = decoder
         self.budget = budget
         self.shared = shared
         self.memory = BoundedCache(capacityBytes: capacityBytes)
@@ -54,7 +56,7 @@ final class ThumbnailCells: Sendable {
             let estimate = WorkEstimate.thumbnailCell(header: photo.header, fileBytes: fileBytes,
                                                       box: max(size, flavor?.rawValue ?? 0), maxPixels: maxPixels)
             return try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> PixelImage in
-                try makeFromSources(open, size: size, flavor: flavor, absolutePath: absolutePath)
+                try makeFromSources(open, size: size, flavor: flavor, absolutePath: absolutePath, memory: estimate)
             }
         } catch {
             Log.error("thumbnail for \(photo.relativePath): \(error.message)")
@@ -68,22 +70,19 @@ final class ThumbnailCells: Sendable {
     /// cell with the picture's aspect (it costs no decode of the picture), then the shared
     /// freedesktop thumbnail at the flavor covering the cell, then a shrink-on-load decode.
     private func makeFromSources(_ open: OpenPhoto, size: Int, flavor: ThumbnailFlavor?,
-                                 absolutePath: String) throws(PickerError) -> PixelImage {
+                                 absolutePath: String, memory: Int) throws(PickerError) -> PixelImage {
         let photo = open.photo
         let box = PixelSize(width: size, height: size)
-        var read: (bytes: [UInt8], header: ImageHeader)? = nil
         // Only the start of a file that can carry a thumbnail is read before the shared store.
         let prefixBytes = EmbeddedThumbnail.prefix(for: photo.header.format)
         // A file cut short may keep a whole thumbnail of the picture it lost: it is decoded instead,
         // so its failure marks it broken rather than a good-looking cell hiding it.
         if prefixBytes > 0,
            EmbeddedThumbnail.endLooksComplete(try open.readSuffix(EmbeddedThumbnail.tailBytes), format: photo.header.format) {
-            let prefix = try open.readPrefix(prefixBytes)
-            if Int64(prefix.count) == open.status.size {
-                read = (prefix, try ImageHeaderReader.read(bytes: prefix, name: photo.fileName))
-            }
             let cover = FitMath.cover(width: photo.header.displayWidth, height: photo.header.displayHeight, box: box).scaled
-            if let thumb = EmbeddedThumbnail.upright(prefix, header: photo.header, covering: cover, maxPixels: maxPixels),
+            if let thumb = decoder.embeddedThumbnail(open, header: photo.header,
+                                                     covering: PixelSize(width: cover.width, height: cover.height),
+                                                     maxPixels: maxPixels),
                let cell = crop(thumb, to: box) {
                 return cell
             }
@@ -93,45 +92,30 @@ final class ThumbnailCells: Sendable {
            let cell = crop(thumb, to: box) {
             return cell
         }
-        let file: (bytes: [UInt8], header: ImageHeader)
-        if let read { file = read } else { file = try readFile(open) }
-        return try decodeCell(open, bytes: file.bytes, header: file.header, size: size, flavor: flavor,
-                              absolutePath: absolutePath)
-    }
-
-    private func readFile(_ open: OpenPhoto) throws(PickerError) -> (bytes: [UInt8], header: ImageHeader) {
-        let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-        return (bytes, try ImageHeaderReader.read(bytes: bytes, name: open.photo.fileName))
+        return try decodeCell(open, size: size, flavor: flavor, absolutePath: absolutePath, memory: memory)
     }
 
     /// Decodes the photo into a cell (and the shared thumbnail, when there is a store).
-    private func decodeCell(_ open: OpenPhoto, bytes: [UInt8], header: ImageHeader, size: Int, flavor: ThumbnailFlavor?,
-                            absolutePath: String) throws(PickerError) -> PixelImage {
+    private func decodeCell(_ open: OpenPhoto, size: Int, flavor: ThumbnailFlavor?, absolutePath: String,
+                            memory: Int) throws(PickerError) -> PixelImage {
         let photo = open.photo
-        let box = PixelSize(width: size, height: size)
         if let shared, let flavor {
             // The shared thumbnail: fit in the flavor's box, never upscaled.
-            let thumb = try ImageRenderer.fittedUpright(
-                data: bytes, header: header, photoName: photo.fileName,
-                fit: FitTarget(maxWidth: flavor.rawValue, maxHeight: flavor.rawValue, allowUpscale: false),
-                maxPixels: maxPixels)
+            let fit = FitTarget(maxWidth: flavor.rawValue, maxHeight: flavor.rawValue, allowUpscale: false)
+            let thumb = try decoder.decode(open, DecodeRequest(plan: .fitted(fit), photoName: photo.fileName,
+                                                               maxPixels: maxPixels, memoryBytes: memory))
             shared.store(thumb, absolutePath: absolutePath, mtime: open.status.mtimeSeconds,
                          fileSize: open.status.size, flavor: flavor)
-            return crop(thumb, to: box) ?? placeholder(size)
+            return crop(thumb, to: PixelSize(width: size, height: size)) ?? placeholder(size)
         }
-        let cover = FitMath.cover(width: header.displayWidth, height: header.displayHeight, box: box).scaled
-        // HEIF's thumbnail item is taken here (libheif picks it when it covers the cell).
-        let upright = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photo.fileName,
-                                                      minimumDisplaySize: (cover.width, cover.height),
-                                                      maxPixels: maxPixels, embeddedThumbnail: true)
-        return crop(upright, to: box) ?? placeholder(size)
+        // Decoded and cropped where it is decoded (HEIF's thumbnail item is taken when it covers the cell).
+        return try decoder.decode(open, DecodeRequest(plan: .cell(size: size), photoName: photo.fileName,
+                                                      maxPixels: maxPixels, memoryBytes: memory))
     }
 
     /// Scales to fill the box and crops the centre; RGBA is flattened on the grid background.
     private func crop(_ image: PixelImage, to box: PixelSize) -> PixelImage? {
-        let rect = FitMath.coverSourceCrop(width: image.width, height: image.height, box: box)
-        guard let cell = try? Resampler.resample(image, to: box, crop: rect) else { return nil }
-        return try? Compositor.flatten(cell, over: GridPainter.background)
+        CellCrop.cell(image, box: box)
     }
 
     /// A grey cell; `size` is 16…1024 (checked by the caller), far inside the canvas limit.

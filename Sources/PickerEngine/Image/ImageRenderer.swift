@@ -53,6 +53,12 @@ public enum ImageRenderer {
                               maxPixels: Int) throws(PickerError) -> RenderedImage {
         let image = try fittedUpright(data: data, header: header, photoName: photoName, fit: fit,
                                       maxPixels: maxPixels)
+        return try encode(image, photoName: photoName, output: output)
+    }
+
+    /// Encodes decoded pixels (the daemon's half of a render whose decode ran in a worker).
+    public static func encode(_ image: PixelImage, photoName: String,
+                              output: OutputSpec) throws(PickerError) -> RenderedImage {
         // A job cancelled while it decoded does not go on to encode.
         if CancelFlag.currentIsRaised { throw PickerError(.cancelled, "\(photoName): cancelled") }
         return try named(photoName) { () throws(PickerError) in

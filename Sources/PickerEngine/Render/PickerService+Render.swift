@@ -30,11 +30,10 @@ extension PickerService {
         let estimate = WorkEstimate.render(header: photo.header, fileBytes: open.bytesToRead(maxBytes: library.maxPhotoBytes), fit: fit,
                                            output: output.format, maxPixels: configuration.maxPixels)
         return try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
-            let bytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-            let header = try ImageHeaderReader.read(bytes: bytes, name: photo.fileName, maxPixels: configuration.maxPixels)
+            let request = DecodeRequest(plan: .fitted(fit), photoName: photo.fileName,
+                                        maxPixels: configuration.maxPixels, memoryBytes: estimate)
             let out = try markingFailures(open) { () throws(PickerError) -> RenderedImage in
-                try ImageRenderer.render(data: bytes, header: header, photoName: photo.fileName, fit: fit,
-                                         output: output, maxPixels: configuration.maxPixels)
+                try ImageRenderer.encode(try decoder.decode(open, request), photoName: photo.fileName, output: output)
             }
             return EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
         }
@@ -47,13 +46,11 @@ extension PickerService {
                                             width: width, height: height, output: output.format,
                                             maxPixels: configuration.maxPixels)
         return try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
-            let fileBytes = try open.readAll(maxBytes: library.maxPhotoBytes)
-            let header = try ImageHeaderReader.read(bytes: fileBytes, name: photo.fileName)
+            let fit = FitTarget(maxWidth: width, maxHeight: height, allowUpscale: true)
+            let decode = DecodeRequest(plan: .fitted(fit), photoName: photo.fileName,
+                                       maxPixels: configuration.maxPixels, memoryBytes: estimate)
             let picture = try markingFailures(open) { () throws(PickerError) -> PixelImage in
-                try ImageRenderer.fittedUpright(
-                    data: fileBytes, header: header, photoName: photo.fileName,
-                    fit: FitTarget(maxWidth: width, maxHeight: height, allowUpscale: true),
-                    maxPixels: configuration.maxPixels)
+                try decoder.decode(open, decode)
             }
             var canvas = try Compositor.canvas(PixelSize(width: width, height: height), colour: .black)
             let at = FitMath.centred(picture.size, in: canvas.size)

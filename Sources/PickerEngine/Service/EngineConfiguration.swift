@@ -15,13 +15,17 @@ public struct EngineConfiguration: Sendable {
     /// which holds the largest single job (an 8192×8192 PNG preview, about 700 MiB estimated).
     public var workBudgetBytes: Int = 1 << 30
     /// Photo files larger than this are refused, not read (100 MiB holds any camera file).
-    public var maxPhotoBytes: Int = 100 << 20
+    public var maxPhotoBytes: Int = Self.defaultMaxPhotoBytes
+    public static let defaultMaxPhotoBytes = 100 << 20
     /// Where the library index is kept (`$XDG_CACHE_HOME/pickerd`); nil: no index, every start scans.
     public var indexDirectory: String?
     /// General worker threads for request work (`pickerd --workers`; default: the cores).
     public var workers: Int = WorkerPool.defaultWorkers
     /// Whether photos next to the one a session looks at are rendered ahead (`--no-prefetch` turns it off).
     public var prefetch = true
+    /// How photos are decoded: in a pool of sandboxed worker processes (the daemon's default), or
+    /// in the calling thread (nil: engine tests, fuzzing, `pickerd --decode-in-process`).
+    public var sandboxedDecoding: SandboxedDecoder.Settings? = nil
 
     public init(libraryRoot: String, stateDirectory: String?, cacheBytes: Int = 256 << 20,
                 maxPixels: Int = Self.defaultMaxPixels, serverVersion: String, thumbnailCacheHome: String? = nil) {

@@ -13,6 +13,8 @@ public final class PickerService: Sendable {
     /// Bounds the memory of all decode and render work running at once.
     public let budget: WorkBudget
     let thumbnailCells: ThumbnailCells
+    /// Where photos are decoded (`PictureDecoding`): sandboxed worker processes or this process.
+    let decoder: PictureDecoding
     /// Albums sorted in a session's order, kept while the album is unchanged.
     let albumOrders = AlbumOrderCache()
     /// Where session and library events go (the daemon fans them out to subscribers).
@@ -46,8 +48,11 @@ public final class PickerService: Sendable {
         pk_map_large_blocks(256 << 10)
         // Encoded results get three quarters of the memory bound, thumbnail cells the rest.
         self.cache = RenderCache(capacityBytes: configuration.cacheBytes / 4 * 3)
+        let decoder: PictureDecoding = configuration.sandboxedDecoding.map { SandboxedDecoder($0) }
+            ?? InProcessDecoder(maxPhotoBytes: configuration.maxPhotoBytes)
+        self.decoder = decoder
         self.thumbnailCells = ThumbnailCells(
-            library: library,
+            library: library, decoder: decoder,
             shared: configuration.thumbnailCacheHome.map {
                 SharedThumbnailStore(cacheHome: $0, software: configuration.serverVersion)
             },

@@ -1,0 +1,200 @@
+import Foundation
+import PickerProtocol
+import PickerSystem
+
+/// Decodes in a pool of warm, sandboxed worker processes (`DecoderWorker`), one per worker slot.
+///
+/// For each job the daemon passes the descriptor it opened beneath the library root and the plan;
+/// the worker answers with the pane-sized pixels in a sealed memfd. A job waits for a free worker.
+/// A worker that crashes, breaks its sandbox, overruns its deadline or whose job is cancelled is
+/// killed and replaced at once, so the pool stays at its size; the photo gets an error naming it.
+public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
+    /// Settings of the pool.
+    public struct Settings: Sendable {
+        /// The executable to run with `--decoder-worker` (the daemon: `/proc/self/exe`).
+        public var executable: String
+        public var workers: Int
+        public var maxPhotoBytes: Int
+        /// A job's deadline: this many seconds plus `secondsPerMegapixel` of its stored size.
+        public var baseSeconds: Double = 10
+        public var secondsPerMegapixel: Double = 0.25
+        /// Debug builds: photos named `misbehave-<kind>.*` get test-only jobs (`DecoderMisbehaviour`).
+        public var misbehaviourEnabled = false
+
+        public init(executable: String, workers: Int, maxPhotoBytes: Int) {
+            self.executable = executable
+            self.workers = max(1, workers)
+            self.maxPhotoBytes = maxPhotoBytes
+        }
+    }
+
+    /// Data-segment room of a worker beyond its job's reservation: runtime, libraries, arenas.
+    static let baseMemoryCap = 192 << 20
+
+    let settings: Settings
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var idle: [DecoderProcess] = []
+    private var alive = 0
+
+    public init(_ settings: Settings) {
+        self.settings = settings
+        condition.lock()
+        for _ in 0..<settings.workers { if let p = startOne() { idle.append(p) } }
+        condition.unlock()
+    }
+
+    /// Process ids of the workers alive now (for tests and `status`).
+    public var workerPIDs: [Int32] {
+        condition.lock()
+        defer { condition.unlock() }
+        return idle.map(\.pid)
+    }
+
+    public func decode(_ open: OpenPhoto, _ request: DecodeRequest) throws(PickerError) -> PixelImage {
+        guard open.status.size <= Int64(settings.maxPhotoBytes) else {
+            _ = try open.readAll(maxBytes: settings.maxPhotoBytes)  // its error, word for word
+            throw PickerError(.imageTooLarge, "photo '\(open.photo.relativePath)' is too large to read")
+        }
+        let job = DecodeMessages.Job(kind: kind(of: request, photo: open.photo),
+                                     photoName: request.photoName, maxPixels: request.maxPixels,
+                                     fileBytes: Int(max(0, open.status.size)))
+        guard let image = try perform(job, open, memoryBytes: request.memoryBytes) else {
+            throw PickerError(.internal, "\(request.photoName): the decoder sent no pixels")
+        }
+        return image
+    }
+
+    public func embeddedThumbnail(_ open: OpenPhoto, header: ImageHeader, covering cover: PixelSize,
+                                  maxPixels: Int) -> PixelImage? {
+        let prefix = min(Int64(EmbeddedThumbnail.prefix(for: header.format)), max(0, open.status.size))
+        let job = DecodeMessages.Job(kind: .embeddedThumbnail(header: header, covering: cover),
+                                     photoName: open.photo.fileName, maxPixels: maxPixels, fileBytes: Int(prefix))
+        do throws(PickerError) {
+            return try perform(job, open, memoryBytes: Int(prefix) + 4 * cover.width * cover.height * 4)
+        } catch {
+            Log.debug("\(open.photo.fileName): no embedded thumbnail: \(error.message)")
+            return nil
+        }
+    }
+
+    /// Runs one job on a worker checked out for it.
+    private func perform(_ job: DecodeMessages.Job, _ open: OpenPhoto, memoryBytes: Int) throws(PickerError) -> PixelImage? {
+        let seconds = deadlineSeconds(open.photo.header)
+        let process = try checkOut(job.photoName)
+        let outcome = process.run(DecodeMessages.encode(job), photo: open.fd,
+                                  memoryCap: Self.baseMemoryCap + 2 * max(0, memoryBytes),
+                                  deadline: monotonicNow() + seconds)
+        return try finish(outcome, process: process, photoName: job.photoName, seconds: seconds)
+    }
+
+    private func kind(of request: DecodeRequest, photo: Photo) -> DecodeMessages.Kind {
+        if let m = DecoderMisbehaviour.requested(byPhotoNamed: photo.fileName, enabled: settings.misbehaviourEnabled) {
+            return .misbehave(m)
+        }
+        switch request.plan {
+        case .fitted(let fit): return .fitted(fit)
+        case .upright(let size, let embedded): return .upright(minimumDisplaySize: size, embeddedThumbnail: embedded)
+        case .cell(let size): return .cell(size: size)
+        }
+    }
+
+    private func deadlineSeconds(_ header: ImageHeader) -> Double {
+        let megapixels = Double(max(0, header.storedWidth)) * Double(max(0, header.storedHeight)) / 1e6
+        return settings.baseSeconds + settings.secondsPerMegapixel * megapixels
+    }
+
+    /// The pixels of an answer, or the error the outcome means; the worker goes back to the pool or is replaced.
+    private func finish(_ outcome: DecoderProcess.Outcome, process: DecoderProcess, photoName: String,
+                        seconds: Double) throws(PickerError) -> PixelImage? {
+        switch outcome {
+        case .answered(.none, let memfd):
+            if let memfd { FileSystem.close(memfd) }
+            checkIn(process)
+            return nil
+        case .answered(.failure(let error), let memfd):
+            if let memfd { FileSystem.close(memfd) }
+            checkIn(process)
+            throw error
+        case .answered(.pixels(let width, let height, let channels), let memfd):
+            checkIn(process)
+            guard let memfd else { throw PickerError(.internal, "\(photoName): the decoder sent no pixels") }
+            defer { FileSystem.close(memfd) }
+            return try Self.pixels(memfd, width: width, height: height, channels: channels, photoName: photoName)
+        case .died(let status):
+            replace()
+            Log.error("\(photoName): decoder worker \(process.pid) ended: \(DecoderProcess.describe(status))")
+            throw PickerError(.corruptImage, "\(photoName): the decoder was stopped: \(DecoderProcess.describe(status))")
+        case .cancelled:
+            Log.debug("\(photoName): decoder worker \(process.pid) killed: its job was cancelled")
+            replace()
+            throw PickerError(.cancelled, "\(photoName): cancelled")
+        case .overran:
+            replace()
+            throw PickerError(.corruptImage,
+                              "\(photoName): the decoder was stopped: decoding took longer than its \(Int(seconds.rounded())) s deadline")
+        case .garbled(let why):
+            replace()
+            throw PickerError(.corruptImage, "\(photoName): the decoder was stopped: it answered garbage (\(why))")
+        }
+    }
+
+    /// Reads a result's memfd after checking its size against the pane limit and its seals.
+    static func pixels(_ memfd: Int32, width: Int, height: Int, channels: Int,
+                       photoName: String) throws(PickerError) -> PixelImage {
+        let count = try PixelImage.canvasByteCount(width: width, height: height, channels: channels)
+        guard channels == 3 || channels == 4 else {
+            throw PickerError(.internal, "\(photoName): the decoder sent \(channels) channels")
+        }
+        let bytes: [UInt8]
+        do throws(SystemError) {
+            bytes = try SealedPixels.read(memfd, count: count)
+        } catch {
+            throw PickerError(.internal, "\(photoName): the decoder's pixels are unusable: \(error)")
+        }
+        return try PixelImage.checked(width: width, height: height, channels: channels, pixels: bytes)
+    }
+
+    private func checkOut(_ photoName: String) throws(PickerError) -> DecoderProcess {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let p = idle.popLast() { return p }
+            if alive < settings.workers {
+                guard let p = startOne() else {
+                    throw PickerError(.internal, "\(photoName): cannot start a decoder worker")
+                }
+                return p
+            }
+            condition.wait()
+        }
+    }
+
+    private func checkIn(_ process: DecoderProcess) {
+        condition.lock()
+        idle.append(process)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// A worker was killed or died (and was reaped): a fresh one takes its place.
+    private func replace() {
+        condition.lock()
+        alive -= 1
+        if let p = startOne() { idle.append(p) }
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Starts one worker (the caller holds the lock).
+    private func startOne() -> DecoderProcess? {
+        do throws(SystemError) {
+            let p = try DecoderProcess.spawn(executable: settings.executable)
+            alive += 1
+            return p
+        } catch {
+            Log.error("cannot start a decoder worker: \(error)")
+            return nil
+        }
+    }
+}
