@@ -61,9 +61,11 @@ struct PickTmuxTests {
         #expect(screen.contains("0 of 10 picked"))
         try await pick.press("j", "j", "Enter")
         try await pick.waitFor("Kyoto's photos") { $0.contains("a.jpg") && $0.contains("b.jpg") && $0.contains("c.jpg") }
-        let state = try await status(daemon, "fresh")
-        #expect(state["album"] as? String == "Kyoto")
-        #expect(state["photo"] as? String == "a.jpg")
+        // The screen shows the album before the daemon has answered its select (pick never waits).
+        try await pick.waitFor("Kyoto and a.jpg to be the session's") { _ in
+            let state = try await status(daemon, "fresh")
+            return state["album"] as? String == "Kyoto" && state["photo"] as? String == "a.jpg"
+        }
         try await pick.press("j")
         try await pick.waitFor("the message of b.jpg") { _ in try await status(daemon, "fresh")["photo"] as? String == "b.jpg" }
         try await pick.press("q")
