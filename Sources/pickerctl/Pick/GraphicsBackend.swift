@@ -6,8 +6,9 @@ enum GraphicsKind: String, CaseIterable {
 }
 
 /// Draws the daemon's pictures into a pane of the terminal. Each back-end says which request gets it a
-/// picture for a pane (`request`), how to draw the reply (`draw`), and how to take a picture away again
-/// (`erase`), so no image is ever left behind when the photo, the mode or the size changes.
+/// picture for a pane (`imageRequest`, `previewRequest`, `gridRequest`), how to draw the reply (`draw`),
+/// and how to take a picture away again (`erase`), so no image is ever left behind when the photo, the
+/// mode or the size changes.
 protocol GraphicsBackend {
     var kind: GraphicsKind { get }
     /// The grid's cell side in px for a pane `pixels` in size covering `rect`.
