@@ -26,6 +26,7 @@ packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libjxl-dev libra
 packages+=(man-db groff-base)  # `man -l` checks the generated man pages (ManPageTests)
 packages+=(python3-venv)  # clients/python: the README's pip install in a fresh venv (test_package)
 packages+=(ncurses-term)  # mlterm terminfo: a sixel terminal outside tmux (PickGridTests)
+packages+=(libjxl-tools libimage-exiftool-perl)  # djxl/cjxl and exiftool: the JPEG XL and RAW references (JXLDecoderTests, RAWDecoderTests)
 # pickerd-portal: sd-bus (libsystemd-dev); its tests run a private dbus-daemon, call it with gdbus
 # (libglib2.0-bin) and python3-dbus, put the real xdg-desktop-portal frontend in front of it and
 # ask it from a GTK app (zenity, on Xvfb).
