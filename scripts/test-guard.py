@@ -16,7 +16,7 @@
 - Entries that the tests name under /tmp itself (socket folders are kept short there, `sun_path`
   holds 107 bytes): new `pk*` and `pickerd-*` entries left after the run are
   listed and the run fails, except those a live process outside this run still uses (another test
-  run on the same machine).
+  run on the same machine: a file, working folder or socket in it, or it is the process's TMPDIR).
 
 The exit status is COMMAND's when it failed, else 1 when something was left, else 0.
 Note: SwiftPM's lock files live in TMPDIR, so a `swift build` run by hand in the same checkout
@@ -185,6 +185,23 @@ def paths_in_use():
     return used
 
 
+def tmpdirs_in_use():
+    """The TMPDIR of every live process: another run's private folder is in use while that run
+    goes on, even when no process has a file open in it at this instant."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                for var in f.read().split(b"\0"):
+                    if var.startswith(b"TMPDIR="):
+                        found.add(os.fsdecode(var[len(b"TMPDIR="):]).rstrip("/"))
+        except OSError:
+            pass
+    return found
+
+
 def _fds(pid):
     try:
         return os.listdir(f"/proc/{pid}/fd")
@@ -246,7 +263,7 @@ def main(argv):
 
     new_in_tmp = sorted(n for n in tmp_entries() - before_tmp if OURS_IN_TMP.match(n) and os.path.join("/tmp", n) != private)
     if new_in_tmp:
-        used = paths_in_use()
+        used = paths_in_use() | tmpdirs_in_use()
         elsewhere = [n for n in new_in_tmp if any(p == "/tmp/" + n or p.startswith("/tmp/" + n + "/") for p in used)]
         left = [n for n in new_in_tmp if n not in elsewhere]
         if left:
