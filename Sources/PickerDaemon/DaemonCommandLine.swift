@@ -39,8 +39,8 @@ public enum DaemonCommandLine {
                                close a connection that has no subscription and nothing in flight after this many
                                seconds without a request (default 60; 0: never), so one client cannot hold all
                                256 connections; clients reconnect when they need the daemon again
-          --decode-seconds N   a decode's deadline (default 10, plus 0.25 s per megapixel): a decoder still
-                               at work then is killed and the photo reported broken
+          --decode-seconds N   a decode's CPU time (default 10, plus 0.25 s per megapixel): a decoder that
+                               uses more is killed and the photo reported broken
           --decode-in-process  decode in the daemon's own threads, not in sandboxed decoder processes
                                (for debugging; the default runs every decoder in a sandboxed worker process)
           --no-prefetch        do not render the photos next to a session's current one ahead of time

@@ -66,7 +66,7 @@ import Testing
     /// A worker that crashes, makes a forbidden call or overruns its deadline is killed: the client
     /// gets an error naming the photo, the other session keeps being served, the pool is refilled
     /// with new processes and the next photo decodes.
-    @Test(arguments: [("crash", "SIGSEGV"), ("socket", "SIGSYS"), ("spin", "deadline")])
+    @Test(arguments: [("crash", "SIGSEGV"), ("socket", "SIGSYS"), ("spin", "of CPU time")])
     func aMisbehavingDecoderFailsOnlyItsPhoto(kind: String, says reason: String) async throws {
         let (daemon, library) = try await daemon(misbehaving: kind, extra: ["--decode-seconds", "1"])
         defer { daemon.stopBlocking() }

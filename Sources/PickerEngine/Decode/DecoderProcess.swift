@@ -40,16 +40,20 @@ final class DecoderProcess: @unchecked Sendable {
         case died(status: Int32)
         /// The job was cancelled: the worker was killed.
         case cancelled
-        /// The deadline passed: the worker was killed.
+        /// The job used up its CPU time (or stalled far past it): the worker was killed.
         case overran
         /// The worker said something that does not parse: it was killed.
         case garbled(String)
     }
 
     /// Sends one job with the photo's descriptor and waits for the answer, checking every few
-    /// milliseconds whether the job was cancelled (`CancelFlag.currentIsRaised`) or its deadline
-    /// (`monotonicNow()` seconds) passed; either kills the worker.
-    func run(_ job: [UInt8], photo: Int32, memoryCap: Int, deadline: Double) -> Outcome {
+    /// milliseconds whether the job was cancelled (`CancelFlag.currentIsRaised`) or the worker has
+    /// used `cpuSeconds` of CPU time on it; either kills the worker. CPU time, not wall time: on a
+    /// busy machine a good decode waits for a core and must not be taken for a bomb. A worker that
+    /// stalls without using CPU is stopped after `stallFactor` times that in wall time.
+    func run(_ job: [UInt8], photo: Int32, memoryCap: Int, cpuSeconds: Double) -> Outcome {
+        let cpuStart = usedCPUSeconds()
+        let wallLimit = monotonicNow() + max(Self.minimumStallSeconds, cpuSeconds * Self.stallFactor)
         _ = pk_set_soft_limit(pid, Int32(RLIMIT_DATA.rawValue), UInt64(max(0, memoryCap)))
         do throws(SystemError) {
             try channel.send(job, descriptor: photo)
@@ -58,7 +62,7 @@ final class DecoderProcess: @unchecked Sendable {
         }
         while !channel.waitReadable(milliseconds: 4) {
             if CancelFlag.currentIsRaised { _ = kill(); return .cancelled }
-            if monotonicNow() >= deadline { _ = kill(); return .overran }
+            if usedCPUSeconds() - cpuStart >= cpuSeconds || monotonicNow() >= wallLimit { _ = kill(); return .overran }
         }
         let message: (bytes: [UInt8], descriptor: Int32?)?
         do throws(SystemError) {
@@ -74,6 +78,17 @@ final class DecoderProcess: @unchecked Sendable {
             _ = kill()
             return .garbled(error.message)
         }
+    }
+
+    static let stallFactor = 10.0
+    static let minimumStallSeconds = 60.0
+
+    /// CPU seconds the worker (all its threads) has used so far; 0 when its clock cannot be read.
+    private func usedCPUSeconds() -> Double {
+        var clock = clockid_t()
+        var now = timespec()
+        guard clock_getcpuclockid(pid, &clock) == 0, clock_gettime(clock, &now) == 0 else { return 0 }
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// SIGKILL, reap, close the channel. Returns the wait status.

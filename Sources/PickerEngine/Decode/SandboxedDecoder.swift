@@ -84,7 +84,7 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
         let process = try checkOut(job.photoName)
         let outcome = process.run(DecodeMessages.encode(job), photo: open.fd,
                                   memoryCap: Self.baseMemoryCap + 2 * max(0, memoryBytes),
-                                  deadline: monotonicNow() + seconds)
+                                  cpuSeconds: seconds)
         return try finish(outcome, process: process, photoName: job.photoName, seconds: seconds)
     }
 
@@ -132,7 +132,7 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
         case .overran:
             replace()
             throw PickerError(.corruptImage,
-                              "\(photoName): the decoder was stopped: decoding took longer than its \(Int(seconds.rounded())) s deadline")
+                              "\(photoName): the decoder was stopped: decoding used more than its \(Int(seconds.rounded())) s of CPU time")
         case .garbled(let why):
             replace()
             throw PickerError(.corruptImage, "\(photoName): the decoder was stopped: it answered garbage (\(why))")
