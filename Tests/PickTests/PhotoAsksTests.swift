@@ -39,4 +39,14 @@ import Testing
         let overtaken = asks.replied(3, failedFor: nil)
         #expect(!overtaken, "a waited-for request moved the photo after it")
     }
+
+    @Test func aReplyWhoseEventCameFirstIsOlderThanWhatTheEventsTold() {
+        // The event connection may be ahead of the reply: the ask's event, then the photo found
+        // broken by its picture, both read before the ask's reply (a fresh-clone CI run).
+        var asks = PhotoAsks()
+        asks.asked(4, ticket: 1)
+        #expect(asks.isUnheard(4), "reply first: the reply is the newest news")
+        _ = asks.isOldNews(state(photo: 4))
+        #expect(!asks.isUnheard(4), "event first: the reply must not undo what came after it")
+    }
 }

@@ -31,6 +31,9 @@ struct PhotoAsks {
         return true
     }
 
+    /// Whether the session event of an ask for `index` has yet to come.
+    func isUnheard(_ index: Int) -> Bool { unheard.contains(index) }
+
     /// A session event about the current photo: true when it is one of pick's own earlier asks with
     /// newer ones still to come (keep what pick shows), false when it is news to take in.
     mutating func isOldNews(_ state: SessionState) -> Bool {

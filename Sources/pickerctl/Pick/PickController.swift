@@ -251,7 +251,11 @@ final class PickController {
             let failed: Int? = if case .error = reply { index } else { nil }
             guard asks.replied(ticket, failedFor: failed) else { continue }
             switch reply {
-            case .session(let state): model.session = state  // the newest ask: the session as the user left it
+            case .session(let state):
+                // The newest ask: the session as the user left it, unless its event came first (the
+                // event connection is ahead, and may already have told what came after, such as
+                // the photo found broken by its picture).
+                if asks.isUnheard(index) { model.session = state }
             case .error(let e):
                 model.notice = e.message
                 takeSession(try daemon.state(.sessionShow(name: daemon.session)))
