@@ -107,6 +107,12 @@ import Testing
         try await waitUntil("a worker spinning", within: 60, seen: { daemon.log }) {
             Self.workerPIDs(of: daemon).contains { Self.status(of: $0)["State"]?.hasPrefix("R") == true }
         }
+        // While its decode runs (it spins until cancelled), the busy worker is still under the filter.
+        for pid in Self.workerPIDs(of: daemon) where Self.status(of: pid)["State"]?.hasPrefix("R") == true {
+            let fields = Self.status(of: pid)
+            #expect(fields["Seccomp"] == "2", "decoding worker \(pid): \(fields["Seccomp"] ?? "no Seccomp line")")
+            #expect(fields["NoNewPrivs"] == "1", "decoding worker \(pid)")
+        }
         let cancel = try conn.sendInOneWrite([.cancel(requestID: image)])[0]
         let replies = try conn.replies(to: [image, cancel])
         #expect(replies[cancel] == .cancelReply(requestID: image, found: true))
