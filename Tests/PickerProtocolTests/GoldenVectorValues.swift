@@ -105,7 +105,7 @@ enum GoldenVectorValues {
         "selectionReply id=22": .reply(.selection(SelectionList(maxSelection: 10, photos: [picked]))),
         "selectionReply id=25 empty": .reply(.selection(SelectionList(maxSelection: 10, photos: []))),
         "error id=23 selection full": .reply(.error(PickerError(
-            .selectionFull, "cannot pick 'IMG_8.jpg': the selection is full (limit 10 photos); remove one with `pickerctl toggle` or `pickerctl clear-selection`"))),
+            .selectionFull, "cannot pick 'IMG_8.jpg': the selection is full (limit 10 photos)"))),
         "thumbnailsReply id=26 with image": .reply(.thumbnails(ThumbnailSheet(
             geometry: GridGeometry(width: 640, height: 132, cellSize: 100, spacing: 10, padding: 16, columns: 5, rows: 1,
                                    page: 1, pages: 1, cells: [
