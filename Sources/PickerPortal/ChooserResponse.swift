@@ -26,16 +26,6 @@ public struct ChooserResponse: Equatable, Sendable {
         return ChooserResponse(code: success, results: .vardict(results))
     }
 
-    /// How `pick`'s exit status ends the request: 0 with its paths; 3 (cancel) or a signal (the
-    /// window closed) is a cancel; anything else (pickerd gone, no terminal) ended another way.
-    public static func from(pickStatus: Int32, paths: [String], plan: PickPlan) -> ChooserResponse {
-        switch pickStatus {
-        case 0: return accepted(paths, plan: plan)
-        case 3, 128...: return .cancel
-        default: return .ended
-        }
-    }
-
     private static func fileName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }

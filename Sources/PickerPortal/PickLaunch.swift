@@ -4,9 +4,10 @@ import Glibc
 import PickerSystem
 
 /// One `pick` in a terminal window, for one request. A private folder (0700, under the runtime
-/// folder) holds `result` (pick's stdout, NUL-separated paths) and `done`, a FIFO the wrapper
-/// writes pick's exit status to when pick ends, so the portal's loop learns it by polling the FIFO
-/// — also when the terminal is a tmux window or a terminal server whose process ends at once.
+/// folder) holds `done`, a FIFO the wrapper writes pick's exit status to when pick ends, so the
+/// portal's loop learns it by polling the FIFO — also when the terminal is a tmux window or a
+/// terminal server whose process ends at once. The answer itself comes from the session's events
+/// (pick finishes the session it serves); pick's own output is not read.
 final class PickLaunch {
     let directory: String
     /// The FIFO's read end, opened read-write so it never reads end-of-file (non-blocking).
@@ -14,12 +15,9 @@ final class PickLaunch {
     /// The terminal's process (exits at once for `tmux new-window`, `gnome-terminal`).
     private(set) var terminalPID: pid_t = 0
 
-    /// 1000 paths of 4 KiB: more than pick can print.
-    static let mostResultBytes = 4 << 20
-
     /// The wrapper pick runs under: `$1` is the folder, the rest is the pick command. A window closed
     /// under it hangs the shell up too: the trap still reports (129, a cancel) once pick has ended.
-    static let wrapper = #"d=$1; shift; trap 'echo 129 >"$d/done"; exit 129' HUP TERM; "$@" >"$d/result"; echo $? >"$d/done""#
+    static let wrapper = #"d=$1; shift; trap 'echo 129 >"$d/done"; exit 129' HUP TERM; "$@" >/dev/null; echo $? >"$d/done""#
 
     /// Makes the folder and FIFO and starts `terminal + [sh, -c, wrapper, …, pickCommand]`.
     init(terminal: [String], pickCommand: [String], runtimeDirectory: String) throws(PortalFailure) {
@@ -55,19 +53,10 @@ final class PickLaunch {
         return Int32(String(decoding: digits, as: UTF8.self)) ?? 1
     }
 
-    /// The absolute paths pick printed, in pick order.
-    func paths() -> [String] {
-        guard let fd = try? FileSystem.open(path: directory + "/result", flags: O_RDONLY | O_NOFOLLOW) else { return [] }
-        defer { FileSystem.close(fd) }
-        let bytes = (try? FileSystem.read(fd, at: 0, count: Self.mostResultBytes)) ?? []
-        return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-    }
-
     /// Removes the folder. The FIFO goes before its descriptor is closed: a wrapper that ends later
     /// then finds no FIFO instead of blocking on one nobody reads.
     func remove() {
         unlink(directory + "/done")
-        unlink(directory + "/result")
         rmdir(directory)
         if doneDescriptor >= 0 { FileDescriptorIO.close(doneDescriptor) }
     }

@@ -6,7 +6,8 @@ import PickerSystem
 /// What pickerd-portal runs with: pickerd's socket, the terminal for `pick`, and pickerctl.
 public struct PortalConfiguration: Sendable {
     public var socketPath: String
-    /// Words before the pick command (nil: no terminal found; requests then end with response 2).
+    /// Words before the pick command (nil: no terminal found; requests then end with response 2;
+    /// empty: `terminal = none`, nothing is opened and a client serves the session).
     public var terminal: [String]?
     public var pickerctl: String
     /// Where each request's private folder is made (`$XDG_RUNTIME_DIR`, else the temp folder).

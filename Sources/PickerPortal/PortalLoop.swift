@@ -4,7 +4,8 @@ import Glibc
 import PickerSystem
 
 /// The one thread of pickerd-portal: polls the bus, a signalfd (SIGCHLD, SIGTERM, SIGINT,
-/// SIGHUP) and each open request's FIFO, and hands what arrives to the service.
+/// SIGHUP), each open request's session events and its pick's FIFO, and hands what arrives to
+/// the service.
 extension PortalService {
     /// Runs until SIGTERM/SIGINT/SIGHUP or the bus goes away; returns the exit status.
     public func run() -> Int32 {
@@ -26,14 +27,19 @@ extension PortalService {
             let wait = bus.pollRequest()
             var fds = [pollfd(fd: wait.descriptor, events: wait.events, revents: 0),
                        pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)]
-            fds += handles.compactMap { pending[$0].map { pollfd(fd: $0.launch.doneDescriptor, events: Int16(POLLIN), revents: 0) } }
+            // Two a request: its session events, and its pick's FIFO (-1, ignored by poll, without one).
+            for handle in handles {
+                fds.append(pollfd(fd: pending[handle]?.watch.descriptor ?? -1, events: Int16(POLLIN), revents: 0))
+                fds.append(pollfd(fd: pending[handle]?.launch?.doneDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
+            }
             let n = poll(&fds, nfds_t(fds.count), wait.timeoutMs)
             if n < 0 && errno != EINTR {
                 Log.error("portal: poll: \(Errno.current)")
                 return 1
             }
-            for (i, handle) in handles.enumerated() where fds[i + 2].revents != 0 {
-                if let status = pending[handle]?.launch.status() { pickEnded(handle, status: status) }
+            for (i, handle) in handles.enumerated() {
+                if fds[2 + 2 * i + 1].revents != 0, let status = pending[handle]?.launch?.status() { pickEnded(handle, status: status) }
+                if fds[2 + 2 * i].revents != 0 { sessionEventsArrived(handle) }
             }
             if fds[1].revents != 0, handleSignals(signals.drain()) {
                 finishAll()

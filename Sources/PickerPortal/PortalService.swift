@@ -4,15 +4,19 @@ import Glibc
 import CPickerBus
 import PickerSystem
 
-/// The FileChooser backend: each `OpenFile` becomes a pickerd session served by `pick` in a
-/// terminal window; the call is answered when pick ends, or when the frontend calls `Close` on the
-/// request (the session is then closed, which ends the pick). One thread; see `PortalLoop`.
+/// The FileChooser backend: each `OpenFile` becomes a pickerd session, served by `pick` in a
+/// terminal window (or, with `terminal = none`, by whichever client the user serves it with). The
+/// call is answered when the session is finished (accepted: its picks; cancelled), closed, or when
+/// the frontend calls `Close` on the request (the session is then closed, which ends the pick).
+/// One thread; see `PortalLoop`.
 public final class PortalService {
     struct Pending {
         let call: OpaquePointer
         let plan: PickPlan
-        let launch: PickLaunch
+        /// pick's window; nil with `terminal = none`, and once pick has ended.
+        var launch: PickLaunch?
         let slot: OpaquePointer?
+        let watch: SessionWatch
     }
 
     let bus: PortalBus
@@ -76,18 +80,27 @@ public final class PortalService {
         guard let terminal = configuration.terminal else {
             throw PortalFailure("no terminal to run pick in (set PICKERD_PORTAL_TERMINAL or `terminal =` in portal.conf)")
         }
-        do { try pickerd.openSession(plan) } catch { throw PortalFailure("\(error)") }
-        let launch: PickLaunch
+        let watch: SessionWatch
+        do {
+            try pickerd.openSession(plan)
+            watch = try SessionWatch(socketPath: configuration.socketPath, session: plan.session)
+        } catch {
+            pickerd.closeSession(plan.session)
+            throw PortalFailure("\(error)")
+        }
+        let launch: PickLaunch?
         let slot: OpaquePointer?
         do {
-            launch = try PickLaunch(terminal: terminal, pickCommand: pickCommand(plan), runtimeDirectory: configuration.runtimeDirectory)
+            launch = terminal.isEmpty ? nil
+                : try PickLaunch(terminal: terminal, pickCommand: pickCommand(plan), runtimeDirectory: configuration.runtimeDirectory)
             slot = try bus.exportRequest(at: handle)
         } catch {
             pickerd.closeSession(plan.session)
             throw error
         }
+        if launch == nil { Log.info("portal: \(handle) waits for a client to serve session \(plan.session) (terminal = none)") }
         bus.keep(call)
-        pending[handle] = Pending(call: call, plan: plan, launch: launch, slot: slot)
+        pending[handle] = Pending(call: call, plan: plan, launch: launch, slot: slot, watch: watch)
     }
 
     private func pickCommand(_ plan: PickPlan) -> [String] {
@@ -107,7 +120,7 @@ public final class PortalService {
     /// that still runs).
     func finish(_ handle: String, _ response: ChooserResponse) {
         guard let request = pending.removeValue(forKey: handle) else { return }
-        request.launch.remove()
+        request.launch?.remove()
         pickerd.closeSession(request.plan.session)
         bus.removeObject(request.slot)
         bus.reply(to: request.call, response)
@@ -115,16 +128,48 @@ public final class PortalService {
         Log.info("portal: \(handle) answered \(response.code)")
     }
 
-    /// pick ended: its status and paths make the answer.
+    /// The session's events arrived: an accepted session answers with its picks, a cancelled one
+    /// with 1, a closed one (or pickerd gone) with 2.
+    func sessionEventsArrived(_ handle: String) {
+        guard let request = pending[handle], let end = request.watch.readEnd() else { return }
+        switch end {
+        case .accepted: finish(handle, accepted(request))
+        case .cancelled: finish(handle, .cancel)
+        case .closed: finish(handle, .ended)
+        }
+    }
+
+    private func accepted(_ request: Pending) -> ChooserResponse {
+        do {
+            guard case .selection(let list) = try pickerd.call(.selection(session: request.plan.session)) else { return .ended }
+            return .accepted(list.photos.map(\.absolutePath), plan: request.plan)
+        } catch {
+            Log.error("portal: reading the picks of \(request.plan.session): \(error)")
+            return .ended
+        }
+    }
+
+    /// pick ended (its wrapper wrote its status). pick finishes the session itself on Enter and Esc;
+    /// one that ended another way did not, so the session is finished as cancelled here. pickerd
+    /// refuses that when pick already finished it: either way the answer comes from the session's event.
     func pickEnded(_ handle: String, status: Int32) {
         guard let request = pending[handle] else { return }
-        finish(handle, ChooserResponse.from(pickStatus: status, paths: request.launch.paths(), plan: request.plan))
+        request.launch?.remove()
+        pending[handle]?.launch = nil
+        do {
+            _ = try pickerd.call(.sessionFinish(session: request.plan.session, .cancelled))
+        } catch {
+            if case .server = error { return }  // already finished, or closed: its event is on the way
+            Log.error("portal: \(handle): \(error)")
+            finish(handle, .ended)
+        }
     }
 
     /// A child ended: a terminal that failed before pick wrote its status ends its request.
     func childEnded(_ pid: pid_t, status: Int32) {
-        guard let (handle, request) = pending.first(where: { $0.value.launch.terminalPID == pid }) else { return }
-        if let picked = request.launch.status() { return pickEnded(handle, status: picked) }
+        guard let (handle, request) = pending.first(where: { $0.value.launch?.terminalPID == pid }),
+              let launch = request.launch else { return }
+        if let picked = launch.status() { return pickEnded(handle, status: picked) }
         if status != 0 {
             Log.error("portal: the terminal for \(handle) ended with status \(status) before pick did")
             finish(handle, .ended)

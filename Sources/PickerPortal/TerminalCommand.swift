@@ -8,11 +8,13 @@ public enum TerminalCommand {
         ("gnome-terminal", ["--"]), ("konsole", ["-e"]), ("x-terminal-emulator", ["-e"]), ("xterm", ["-e"]),
     ]
 
-    /// The words of the terminal command, or nil when none is configured or found.
+    /// The words of the terminal command, or nil when none is configured or found; no words for
+    /// `none` (open nothing: the session waits for a client to serve it).
     /// - Parameters:
     ///   - configured: `PICKERD_PORTAL_TERMINAL` or portal.conf's `terminal` (the first given wins).
     ///   - find: the executable's path on PATH, or nil.
     public static func resolve(configured: String?, terminalVariable: String?, find: (String) -> String?) -> [String]? {
+        if configured == "none" { return [] }
         if let configured, let words = try? ShellWords.split(configured), !words.isEmpty { return words }
         if let variable = terminalVariable, let words = try? ShellWords.split(variable), let first = words.first {
             let base = first.split(separator: "/").last.map(String.init) ?? first

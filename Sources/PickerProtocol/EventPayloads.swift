@@ -33,9 +33,13 @@ public struct SessionChange: RawRepresentable, Hashable, Sendable, CaseIterable 
     public static let paneSize = SessionChange(rawValue: 4)
     public static let closed = SessionChange(rawValue: 5)
     public static let created = SessionChange(rawValue: 6)
+    /// A client finished the session: the user accepted its picks (`sessionFinish`).
+    public static let accepted = SessionChange(rawValue: 7)
+    /// A client finished the session: the user cancelled (`sessionFinish`).
+    public static let cancelled = SessionChange(rawValue: 8)
 
     /// The values this version knows.
-    public static let allCases: [SessionChange] = [.album, .photo, .selection, .paneSize, .closed, .created]
+    public static let allCases: [SessionChange] = [.album, .photo, .selection, .paneSize, .closed, .created, .accepted, .cancelled]
 
     public var name: String {
         switch self {
@@ -45,6 +49,8 @@ public struct SessionChange: RawRepresentable, Hashable, Sendable, CaseIterable 
         case .paneSize: return "pane_size"
         case .closed: return "closed"
         case .created: return "created"
+        case .accepted: return "accepted"
+        case .cancelled: return "cancelled"
         default: return "change-\(rawValue)"
         }
     }

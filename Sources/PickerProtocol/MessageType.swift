@@ -51,6 +51,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case subscribed = 0x51
     case cancel = 0x52
     case cancelReply = 0x53
+    /// Finishes a session as accepted or cancelled (answered by `sessionState`).
+    case sessionFinish = 0x54
 
     // Events: server-initiated, high bit set, never a reply.
     case sessionEvent = 0x80

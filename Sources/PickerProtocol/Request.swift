@@ -30,6 +30,8 @@ public enum Request: Sendable, Equatable {
     case subscribe(Subscription)
     /// Cancels this connection's in-flight request with the given id.
     case cancel(requestID: UInt32)
+    /// Finishes the session: the user accepted its picks or cancelled (announced as that session change).
+    case sessionFinish(session: String, SessionOutcome)
 
     public var messageType: MessageType {
         switch self {
@@ -59,6 +61,7 @@ public enum Request: Sendable, Equatable {
         case .preview: return .preview
         case .subscribe: return .subscribe
         case .cancel: return .cancel
+        case .sessionFinish: return .sessionFinish
         }
     }
 
@@ -78,6 +81,7 @@ public enum Request: Sendable, Equatable {
         case .thumbnails(let r): return r.session
         case .preview(let r): return r.session
         case .subscribe, .cancel: return nil
+        case .sessionFinish(let s, _): return s
         }
     }
 }

@@ -32,6 +32,10 @@ extension RequestDeclaration {
         }),
         named(.sessionClose, answer: .sessionClosed, changesSession: true) { .sessionClose(name: $0) },
         named(.status, answer: .sessionState) { .status(session: $0) },
+        sessionAnd(.sessionFinish, answer: .sessionState, write: { (o: SessionOutcome, w) in w.u8(o.rawValue) },
+                   read: { r throws(PickerError) in SessionOutcome(rawValue: try r.u8()) },
+                   make: { .sessionFinish(session: $0, $1) },
+                   value: { if case .sessionFinish(_, let o) = $0 { return o } else { return nil } }),
     ]
 
     /// A request whose whole payload is the session's name.

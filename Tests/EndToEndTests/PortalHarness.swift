@@ -25,7 +25,8 @@ final class PortalHarness: @unchecked Sendable {
          "XDG_RUNTIME_DIR": directory.appendingPathComponent("run").path, "TERM": "xterm-256color"]
     }
 
-    init(daemon: LiveDaemon) async throws {
+    /// - Parameter terminal: the portal's terminal (`PICKERD_PORTAL_TERMINAL`); nil: a window of the harness's tmux.
+    init(daemon: LiveDaemon, terminal: String? = nil) async throws {
         self.daemon = daemon
         directory = URL(fileURLWithPath: "/tmp/pkpo-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("run"), withIntermediateDirectories: true)
@@ -35,7 +36,7 @@ final class PortalHarness: @unchecked Sendable {
                                         environment: environment)
         guard tmux.exitCode == 0 else { throw TmuxError.failed("new-session: \(tmux)") }
         var env = environment
-        env["PICKERD_PORTAL_TERMINAL"] = "tmux -S \(tmuxSocket) new-window -t main"
+        env["PICKERD_PORTAL_TERMINAL"] = terminal ?? "tmux -S \(tmuxSocket) new-window -t main"
         let log = directory.appendingPathComponent("portal.log").path
         portalPID = try spawnProcess(TestEnvironment.binDirectory.appendingPathComponent("pickerd-portal").path,
                                      ["--socket", daemon.socketPath], environment: env, stdin: "/dev/null", stdout: log, stderr: log)

@@ -64,13 +64,11 @@ import Testing
         #expect(PickPlan.sessionName(appID: "", token: "t1", busy: []) == "portal-app")
     }
 
-    @Test func pickStatusesMapToResponses() throws {
+    @Test func acceptedPicksBecomeFileURIsAndNoneLeftIsACancel() throws {
         let p = try #require(plan(OpenFileOptions()))
-        #expect(ChooserResponse.from(pickStatus: 0, paths: ["/a b.jpg"], plan: p).results.vardictEntries?["uris"]
+        #expect(ChooserResponse.accepted(["/a b.jpg"], plan: p).results.vardictEntries?["uris"]
                 == .array(element: "s", [.string("file:///a%20b.jpg")]))
-        #expect(ChooserResponse.from(pickStatus: 3, paths: [], plan: p).code == 1)
-        #expect(ChooserResponse.from(pickStatus: 129, paths: [], plan: p).code == 1)
-        #expect(ChooserResponse.from(pickStatus: 5, paths: [], plan: p).code == 2)
+        #expect(ChooserResponse.accepted([], plan: p).code == 1)
     }
 
     @Test func choicesAreAnsweredWithTheirInitialSelection() throws {

@@ -20,6 +20,10 @@ import Testing
         #expect(TerminalCommand.resolve(configured: nil, terminalVariable: nil) { _ in nil } == nil)
     }
 
+    @Test func noneOpensNothing() {
+        #expect(TerminalCommand.resolve(configured: "none", terminalVariable: "foot") { "/usr/bin/\($0)" } == [])
+    }
+
     @Test func anUnclosedQuoteIsRefused() {
         #expect(throws: ShellWords.UnclosedQuote()) { try ShellWords.split("xterm -e 'oops") }
         #expect(TerminalCommand.resolve(configured: "xterm 'oops", terminalVariable: nil) { $0 == "xterm" ? "/usr/bin/xterm" : nil } == ["/usr/bin/xterm", "-e"])

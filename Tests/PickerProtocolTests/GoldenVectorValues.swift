@@ -78,6 +78,7 @@ enum GoldenVectorValues {
         "subscribe id=30": .request(.subscribe(Subscription(session: "main", library: true))),
         "subscribe id=33 end events": .request(.subscribe(Subscription(session: nil, library: false))),
         "cancel id=31": .request(.cancel(requestID: 20)),
+        "sessionFinish id=34 accepted": .request(.sessionFinish(session: "main", .accepted)),
 
         "helloReply id=1": .reply(.hello(Capabilities(
             version: 1, serverVersion: Release.serverVersion, maxRequestFrame: 1 << 20, maxReplyFrame: 256 << 20,

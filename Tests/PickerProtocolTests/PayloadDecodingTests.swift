@@ -121,7 +121,7 @@ import Testing
         #expect(Self.decodeReply(type: .albumsReply, [0, 0, 0, 0] + album)?.code == .malformedFrame, "extra element is trailing junk")
     }
 
-    static let unknownTypes: [UInt8] = [0x00, 0x0A, 0x0F, 0x15, 0x2B, 0x34, 0x54, 0x7F, 0x84, 0xFF]
+    static let unknownTypes: [UInt8] = [0x00, 0x0A, 0x0F, 0x15, 0x2B, 0x34, 0x55, 0x7F, 0x84, 0xFF]
 
     @Test(arguments: unknownTypes)
     func unknownMessageTypeIsRefusedByBothDecoders(_ type: UInt8) {

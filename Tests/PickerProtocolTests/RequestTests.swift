@@ -67,6 +67,9 @@ import Testing
         .cancel(requestID: 19),
         .cancel(requestID: 0),
         .cancel(requestID: .max),
+        .sessionFinish(session: "main", .accepted),
+        .sessionFinish(session: "main", .cancelled),
+        .sessionFinish(session: "main", SessionOutcome(rawValue: 9)),
     ]
 
     @Test(arguments: samples)

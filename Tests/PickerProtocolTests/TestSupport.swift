@@ -64,7 +64,7 @@ let requestTypes: Set<MessageType> = [
     .hello, .ping, .libraryInfo, .scanProgress, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
     .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .getImage,
     .toggle, .selection, .clearSelection, .thumbnails, .preview, .subscribe, .cancel,
-    .setSort, .photosPage, .photoInfo,
+    .setSort, .photosPage, .photoInfo, .sessionFinish,
 ]
 let replyTypes: Set<MessageType> = [
     .helloReply, .error, .pong, .libraryInfoReply, .scanProgressReply, .sessionState, .sessionListReply, .sessionClosed,

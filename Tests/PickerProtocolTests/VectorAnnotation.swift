@@ -194,6 +194,9 @@ struct VectorAnnotation {
         case .cancelReply:
             u32("request_id")
             u8("found") { $0 == 1 ? "was in flight: it gets a cancelled error" : "not in flight" }
+        case .sessionFinish:
+            string("session")
+            u8("outcome") { SessionOutcome(rawValue: UInt8(truncatingIfNeeded: $0)).name }
         case .sessionEvent:
             u8("change") { SessionChange(rawValue: UInt8(truncatingIfNeeded: $0)).name }
             session()

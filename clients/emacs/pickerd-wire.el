@@ -147,6 +147,7 @@ numbering as `pickerd-formats' (PROTOCOL.md, \"Image formats\"); `heic',
     (#x51 subscribed ((session . string) (flags . u8)))
     (#x52 cancel ((request_id . u32)))
     (#x53 cancelReply ((request_id . u32) (found . bool)))
+    (#x54 sessionFinish ((session . string) (outcome . u8)))
     (#x80 sessionEvent ,(cons '(change . u8) pickerd--session-state))
     (#x81 libraryEvent ,pickerd--library-info)
     (#x82 libraryChangesEvent ((added . (list string)) (removed . (list string))
@@ -169,7 +170,7 @@ only when non-nil) or (range KIND LO HI)
 
 (defconst pickerd-request-types
   '(#x01 #x04 #x06 #x08 #x10 #x12 #x14 #x16 #x18 #x20 #x22 #x24 #x26 #x28 #x2a #x2c #x2e
-	 #x30 #x32 #x40 #x42 #x44 #x46 #x48 #x50 #x52)
+	 #x30 #x32 #x40 #x42 #x44 #x46 #x48 #x50 #x52 #x54)
   "The message types a client sends.")
 
 (defconst pickerd-error-names
@@ -183,7 +184,7 @@ only when non-nil) or (range KIND LO HI)
 A code not here is named `internal' (PROTOCOL.md).")
 
 (defconst pickerd-session-changes
-  '((1 . album) (2 . photo) (3 . selection) (4 . pane_size) (5 . closed) (6 . created)))
+  '((1 . album) (2 . photo) (3 . selection) (4 . pane_size) (5 . closed) (6 . created) (7 . accepted) (8 . cancelled)))
 
 (defconst pickerd-hints
   '((selection_full . "unpick a photo with SPC in the photo list (M-x pickerd-pick),\

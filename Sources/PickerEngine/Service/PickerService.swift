@@ -248,6 +248,8 @@ public final class PickerService: Sendable {
         case .preview(let params):
             let plan = try prepared.planned { () throws(PickerError) in try renderPlan(params) }
             return .image(try render(plan, cached: prepared.cached))
+        case let .sessionFinish(name, outcome):
+            return .session(try finish(name, outcome))
         case .subscribe, .cancel:
             // Connection-level: the server answers these itself.
             throw PickerError(.internal, "\(request.messageType) must be handled by the server")
@@ -284,6 +286,7 @@ public final class PickerService: Sendable {
         let (before, after) = try sessions.update(name) { (s: inout Session) throws(PickerError) -> (Session, Session) in
             let before = s
             try body(&s)
+            if s != before { s.finished = nil }  // a finished session that changes is open again
             return (before, s)
         }
         let state = state(of: after)

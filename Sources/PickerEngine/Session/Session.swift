@@ -22,6 +22,9 @@ public struct Session: Codable, Sendable, Equatable {
     /// The photo order the user chose; nil (sessions saved before there was a choice) is `name`.
     /// An unknown value in `sessions.json` fails to decode, so that entry is dropped.
     public var sort: PhotoSortOrder?
+    /// How a client last finished the session (`SessionOutcome`'s raw value); nil while open. Any later
+    /// change opens it again. Sessions saved before there was finishing decode as open.
+    public var finished: UInt8?
 
     /// The order listings, indexes, `next`/`prev` and the grid follow.
     public var order: PhotoSortOrder { sort ?? .name }
@@ -44,6 +47,7 @@ public struct Session: Codable, Sendable, Equatable {
         photo = nil
         selection = []
         sort = nil
+        finished = nil
     }
 
     /// - Throws: `.outOfRange` naming the range.

@@ -109,5 +109,15 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
         // A host's session is the host's: its pane size back as it was (pick only sized it to draw).
         if let host { daemon.restorePane(host, ifStill: controller.paneSize) }
     }
-    return try controller.run()
+    let outcome = try controller.run()
+    finishSession(daemon, inv.session, outcome)
+    return outcome
+}
+
+/// Tells pickerd how the user finished the session (Enter: accepted, Esc: cancelled), so whoever waits
+/// on it (pickerd-portal, a script) hears it. Best effort: pick's own answer is its output.
+private func finishSession(_ daemon: PickDaemon, _ session: String, _ outcome: PickOutcome) {
+    var accepted = false
+    if case .accepted(let photos, _) = outcome { accepted = !photos.isEmpty }
+    _ = try? daemon.call(.sessionFinish(session: session, accepted ? .accepted : .cancelled))
 }

@@ -72,6 +72,7 @@ class MessageType(enum.IntEnum):
     SUBSCRIBED = 0x51
     CANCEL = 0x52
     CANCEL_REPLY = 0x53
+    SESSION_FINISH = 0x54
     SESSION_EVENT = 0x80
     LIBRARY_EVENT = 0x81
     LIBRARY_CHANGES_EVENT = 0x82
@@ -136,7 +137,7 @@ PHOTO_FORMATS = {1: "jpeg", 2: "png", 3: "webp", 4: "heic", 5: "avif", 8: "gif",
 FORMAT_CODES = {"jpeg": 1, "jpg": 1, "png": 2, "webp": 3, "sixel": 6, "symbols": 7}
 TERMINAL_FORMATS = frozenset((Format.SIXEL, Format.SYMBOLS))
 MAX_CELLS = 1000                     # terminal cols and rows are each 1...1000
-SESSION_CHANGES = {1: "album", 2: "photo", 3: "selection", 4: "pane_size", 5: "closed", 6: "created"}
+SESSION_CHANGES = {1: "album", 2: "photo", 3: "selection", 4: "pane_size", 5: "closed", 6: "created", 7: "accepted", 8: "cancelled"}
 SORTS = {0: "name", 1: "date"}
 
 # --------------------------------------------------------------------------------------------
@@ -245,6 +246,7 @@ MESSAGES: Dict[int, Tuple[str, Fields]] = {
     T.SUBSCRIBED: ("subscribed", (("session", "string"), ("flags", "u8"))),
     T.CANCEL: ("cancel", (("request_id", "u32"),)),
     T.CANCEL_REPLY: ("cancelReply", (("request_id", "u32"), ("found", "bool"))),
+    T.SESSION_FINISH: ("sessionFinish", (("session", "string"), ("outcome", "u8"))),
     T.SESSION_EVENT: ("sessionEvent", (("change", "u8"),) + tuple(SESSION_STATE)),
     T.LIBRARY_EVENT: ("libraryEvent", LIBRARY_INFO),
     T.LIBRARY_CHANGES_EVENT: ("libraryChangesEvent", (

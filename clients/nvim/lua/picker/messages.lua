@@ -26,7 +26,7 @@ M.PHOTO_FORMATS = { [1] = 'jpeg', [2] = 'png', [3] = 'webp', [4] = 'heic', [5] =
   [9] = 'jxl', [10] = 'raw' }
 M.FORMAT_CODES = { jpeg = 1, jpg = 1, png = 2, webp = 3, sixel = 6, symbols = 7 }
 M.SESSION_CHANGES = { [1] = 'album', [2] = 'photo', [3] = 'selection', [4] = 'pane_size', [5] = 'closed',
-  [6] = 'created' }
+  [6] = 'created', [7] = 'accepted', [8] = 'cancelled' }
 
 -- A session change this client does not know reads as `change-N` (the state after it is still right).
 function M.change_name(n) return M.SESSION_CHANGES[n] or ('change-' .. tostring(n)) end
@@ -140,6 +140,7 @@ M.MESSAGES = {
   [0x51] = { 'subscribed', { { 'session', 'string' }, { 'flags', 'u8' } } },
   [0x52] = { 'cancel', { { 'request_id', 'u32' } }, request = true },
   [0x53] = { 'cancelReply', { { 'request_id', 'u32' }, { 'found', 'bool' } } },
+  [0x54] = { 'sessionFinish', { { 'session', 'string' }, { 'outcome', 'u8' } }, request = true },
   [0x80] = { 'sessionEvent', with_change(SESSION_STATE) },
   [0x81] = { 'libraryEvent', LIBRARY_INFO },
   [0x82] = { 'libraryChangesEvent', {

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// A portal request is just a session: with `terminal = none` pickerd-portal opens no window and
+/// answers from the session's finish event, so `pickerctl` commands alone serve the app's dialog.
+@Suite(.timeLimit(.minutes(10)),
+       .enabled(if: PortalHarness.available, "needs dbus-daemon, tmux and python3-dbus (scripts/install-deps.sh installs them)"))
+struct PortalServedByClientTests {
+    let library: TemporaryLibrary
+
+    init() async throws {
+        library = try await TemporaryLibrary()
+        let jpegs = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation")
+        try library.add(jpegs.appendingPathComponent("Landscape_1.jpg"), album: "Kyoto", as: "a.jpg")
+        try library.add(jpegs.appendingPathComponent("Landscape_3.jpg"), album: "Kyoto", as: "b.jpg")
+        try library.add(TestEnvironment.corpus.root.appendingPathComponent("pngsuite/basn2c08.png"), album: "Kyoto", as: "c.png")
+    }
+
+    private var kyoto: String { library.url.appendingPathComponent("Kyoto").resolvingSymlinksInPath().path }
+
+    /// Waits until the request's session exists (pickerd-portal made it), and returns its name.
+    private func requestSession(_ daemon: LiveDaemon, _ portal: PortalHarness) async throws -> String {
+        var listed = ""
+        try await waitUntil("the request's session", within: 60, seen: { listed + "\nportal log:\n" + portal.portalLog }) {
+            listed = try await daemon.ctl("session", "list").stdoutText
+            return listed.contains("portal-org.example.App")
+        }
+        return "portal-org.example.App"
+    }
+
+    @Test func selectToggleAndAcceptAnswerWithTheURIsInPickOrder() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon, terminal: "none")
+        let client = try portal.openFile(["--multiple", "--title", "Upload photo"])
+        let session = try await requestSession(daemon, portal)
+        #expect(try await portal.windowCount() == 1, "terminal = none opens no window")
+        for args in [["select-album", "Kyoto"], ["toggle", "c.png"], ["toggle", "a.jpg"], ["accept"]] {
+            let r = try await daemon.ctl(args: args, session: session)
+            #expect(r.exitCode == 0, "\(args): \(r)")
+        }
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 0, "\(answer)\n\(portal.portalLog)")
+        let uris = (answer["results"] as? [String: Any])?["uris"] as? [String]
+        #expect(uris == ["file://\(kyoto)/c.png", "file://\(kyoto)/a.jpg"], "\(answer)")
+        try await waitUntil("the request's session to be closed", within: 60) {
+            try await !daemon.ctl("session", "list").stdoutText.contains("portal-")
+        }
+    }
+
+    @Test func acceptWithNoPicksAnswersWithTheCurrentPhoto() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon, terminal: "none")
+        let client = try portal.openFile([])
+        let session = try await requestSession(daemon, portal)
+        for args in [["select-album", "Kyoto"], ["select-photo", "b.jpg"], ["accept"]] {
+            let r = try await daemon.ctl(args: args, session: session)
+            #expect(r.exitCode == 0, "\(args): \(r)")
+        }
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 0, "\(answer)\n\(portal.portalLog)")
+        #expect((answer["results"] as? [String: Any])?["uris"] as? [String] == ["file://\(kyoto)/b.jpg"], "\(answer)")
+    }
+
+    @Test func cancelAnswersOne() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon, terminal: "none")
+        let client = try portal.openFile(["--multiple"])
+        let session = try await requestSession(daemon, portal)
+        _ = try await daemon.ctl(args: ["select-album", "Kyoto"], session: session)
+        _ = try await daemon.ctl(args: ["toggle", "a.jpg"], session: session)
+        let r = try await daemon.ctl(args: ["cancel"], session: session)
+        #expect(r.exitCode == 0, "\(r)")
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 1, "\(answer)\n\(portal.portalLog)")
+        #expect((answer["results"] as? [String: Any])?["uris"] == nil, "\(answer)")
+        #expect(portal.portalIsAlive)
+    }
+}
