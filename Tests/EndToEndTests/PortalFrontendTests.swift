@@ -31,7 +31,7 @@ struct PortalFrontendTests {
         // All Photos lists newest first: move down the photo list until c.png (PNG) is current.
         try await portal.press("Tab")
         var header = ""
-        try await waitUntil("c.png to be current", within: 30, seen: { header }) {
+        try await waitUntil("c.png to be current", within: 60, seen: { header }) {
             header = try await portal.screen().split(separator: "\n").first.map(String.init) ?? ""
             if header.contains("bytes, PNG") { return true }
             try await portal.press("j")
@@ -57,8 +57,8 @@ struct PortalFrontendTests {
         try await portal.waitForPick()
         try Data().write(to: trigger)
         #expect(try await client.answer()["closed"] as? Bool == true)
-        try await waitUntil("the pick window to close", within: 30, seen: { portal.portalLog }) { try await portal.windowCount() == 1 }
-        try await waitUntil("pickerd-portal to answer the closed request", within: 30, seen: { portal.portalLog }) {
+        try await waitUntil("the pick window to close", within: 60, seen: { portal.portalLog }) { try await portal.windowCount() == 1 }
+        try await waitUntil("pickerd-portal to answer the closed request", within: 60, seen: { portal.portalLog }) {
             portal.portalLog.contains("answered 2")
         }
         #expect(try await !daemon.ctl("session", "list").stdoutText.contains("portal-"))

@@ -31,6 +31,9 @@ final class PortalHarness: @unchecked Sendable {
         directory = URL(fileURLWithPath: "/tmp/pkpo-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("run"), withIntermediateDirectories: true)
         try startBus()
+        // The portal connects once, at start: the bus must be listening first (slow under load).
+        let bus = directory.appendingPathComponent("bus").path
+        try await waitUntil("the test's bus to listen", within: 90) { FileManager.default.fileExists(atPath: bus) }
         let tmux = try await runProcess(findExecutable("tmux") ?? "tmux",
                                         ["-S", tmuxSocket, "-f", "/dev/null", "new-session", "-d", "-x", "160", "-y", "48", "-s", "main", "sleep", "600"],
                                         environment: environment)
@@ -40,7 +43,7 @@ final class PortalHarness: @unchecked Sendable {
         let log = directory.appendingPathComponent("portal.log").path
         portalPID = try spawnProcess(TestEnvironment.binDirectory.appendingPathComponent("pickerd-portal").path,
                                      ["--socket", daemon.socketPath], environment: env, stdin: "/dev/null", stdout: log, stderr: log)
-        try await waitUntil("pickerd-portal to own its name", within: 30, seen: { self.portalLog }) {
+        try await waitUntil("pickerd-portal to own its name", within: 90, seen: { self.portalLog }) {
             try await self.gdbus(["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
                                   "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.impl.portal.desktop.pickerd"])
                 .stdoutText.contains("true")
@@ -74,7 +77,7 @@ final class PortalHarness: @unchecked Sendable {
         env["XDG_CURRENT_DESKTOP"] = "pickerd"
         let log = directory.appendingPathComponent("frontend.log")
         frontendPID = try spawnProcess(Self.frontend, ["-r", "-v"], environment: env, stdin: "/dev/null", stdout: log.path, stderr: log.path)
-        try await waitUntil("the frontend to own org.freedesktop.portal.Desktop", within: 30,
+        try await waitUntil("the frontend to own org.freedesktop.portal.Desktop", within: 60,
                             seen: { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }) {
             try await self.gdbus(["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
                                   "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.portal.Desktop"])
@@ -129,7 +132,7 @@ final class PortalHarness: @unchecked Sendable {
     func press(_ key: String, thenShowing text: String) async throws {
         try await press(key)
         var last = ""
-        try await waitUntil("'\(text)' after \(key)", within: 30, seen: { last }) {
+        try await waitUntil("'\(text)' after \(key)", within: 60, seen: { last }) {
             last = try await self.screen()
             return last.contains(text)
         }

@@ -43,7 +43,7 @@ struct PortalTests {
         #expect(answer["response"] as? Int == 0, "\(answer)\n\(portal.portalLog)")
         let results = answer["results"] as? [String: Any] ?? [:]
         #expect(results["uris"] as? [String] == [uri("c.png"), uri("a.jpg")], "\(answer)")
-        try await waitUntil("the request's session to be closed", within: 30) { try await !sessions(daemon).contains("portal-") }
+        try await waitUntil("the request's session to be closed", within: 60) { try await !sessions(daemon).contains("portal-") }
         #expect(portal.portalIsAlive)
     }
 
@@ -58,7 +58,7 @@ struct PortalTests {
         try Data().write(to: trigger)
         let answer = try await client.answer()
         #expect(answer["response"] as? Int == 2, "Close ends the call another way: \(answer)")
-        try await waitUntil("the pick window to close", within: 30, seen: { portal.portalLog }) { try await portal.windowCount() == 1 }
+        try await waitUntil("the pick window to close", within: 60, seen: { portal.portalLog }) { try await portal.windowCount() == 1 }
         #expect(try await !sessions(daemon).contains("portal-"))
         // The Request object is gone with the request.
         let again = try await portal.gdbus(["call", "--session", "--dest", "org.freedesktop.impl.portal.desktop.pickerd",
@@ -77,7 +77,7 @@ struct PortalTests {
         let answer = try await client.answer()
         #expect(answer["response"] as? Int == 1, "\(answer)")
         #expect((answer["results"] as? [String: Any])?["uris"] == nil)
-        try await waitUntil("the request's session to be closed", within: 30) { try await !sessions(daemon).contains("portal-") }
+        try await waitUntil("the request's session to be closed", within: 60) { try await !sessions(daemon).contains("portal-") }
     }
 
     /// The wrapper's HUP trap reports 129 (a cancel) once pick ends: pick ends when its terminal is
@@ -92,7 +92,7 @@ struct PortalTests {
         try await portal.closePickWindow()
         let answer = try await client.answer()
         #expect(answer["response"] as? Int == 1, "\(answer)\n\(portal.portalLog)")
-        try await waitUntil("the request's session to be closed", within: 30) { try await !sessions(daemon).contains("portal-") }
+        try await waitUntil("the request's session to be closed", within: 60) { try await !sessions(daemon).contains("portal-") }
     }
 
     /// The session is named after the app, and pick remembers the last album per session name.
