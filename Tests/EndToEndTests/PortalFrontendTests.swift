@@ -9,16 +9,13 @@ import Testing
        .enabled(if: PortalHarness.available && FileManager.default.isExecutableFile(atPath: PortalHarness.frontend),
                 "needs xdg-desktop-portal, dbus-daemon, tmux and python3-dbus (scripts/install-deps.sh installs them)"))
 struct PortalFrontendTests {
-    let library: TemporaryLibrary
+    let library: PortalLibrary
 
     init() async throws {
-        library = try await TemporaryLibrary()
-        let jpegs = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation")
-        try library.add(jpegs.appendingPathComponent("Landscape_1.jpg"), album: "Kyoto", as: "a.jpg")
-        try library.add(TestEnvironment.corpus.root.appendingPathComponent("pngsuite/basn2c08.png"), album: "Kyoto", as: "c.png")
+        library = try await PortalLibrary(kyoto: ["a.jpg", "c.png"])
     }
 
-    private var kyoto: String { library.url.appendingPathComponent("Kyoto").resolvingSymlinksInPath().path }
+    private var kyoto: String { library.kyoto }
 
     @Test func anAppsOpenFileThroughTheFrontendGetsTheResponseSignal() async throws {
         let daemon = try await LiveDaemon(library: library.url)
@@ -43,7 +40,7 @@ struct PortalFrontendTests {
         let answer = try await client.answer()
         #expect(answer["response"] as? Int == 0, "\(answer)\nfrontend:\n\(portal.frontendLog.suffix(2000))")
         let results = answer["results"] as? [String: Any] ?? [:]
-        #expect(results["uris"] as? [String] == ["file://" + kyoto + "/c.png"], "\(answer)")
+        #expect(results["uris"] as? [String] == [library.uri("c.png")], "\(answer)")
         #expect(String(describing: results["current_filter"] ?? "").contains("*.png"), "\(answer)")
     }
 

@@ -6,17 +6,13 @@ import Testing
 @Suite(.timeLimit(.minutes(10)),
        .enabled(if: PortalHarness.available, "needs dbus-daemon, tmux and python3-dbus (scripts/install-deps.sh installs them)"))
 struct PortalServedByClientTests {
-    let library: TemporaryLibrary
+    let library: PortalLibrary
 
     init() async throws {
-        library = try await TemporaryLibrary()
-        let jpegs = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation")
-        try library.add(jpegs.appendingPathComponent("Landscape_1.jpg"), album: "Kyoto", as: "a.jpg")
-        try library.add(jpegs.appendingPathComponent("Landscape_3.jpg"), album: "Kyoto", as: "b.jpg")
-        try library.add(TestEnvironment.corpus.root.appendingPathComponent("pngsuite/basn2c08.png"), album: "Kyoto", as: "c.png")
+        library = try await PortalLibrary()
     }
 
-    private var kyoto: String { library.url.appendingPathComponent("Kyoto").resolvingSymlinksInPath().path }
+    private var kyoto: String { library.kyoto }
 
     /// Waits until the request's session exists (pickerd-portal made it), and returns its name.
     private func requestSession(_ daemon: LiveDaemon, _ portal: PortalHarness) async throws -> String {
@@ -42,7 +38,7 @@ struct PortalServedByClientTests {
         let answer = try await client.answer()
         #expect(answer["response"] as? Int == 0, "\(answer)\n\(portal.portalLog)")
         let uris = (answer["results"] as? [String: Any])?["uris"] as? [String]
-        #expect(uris == ["file://\(kyoto)/c.png", "file://\(kyoto)/a.jpg"], "\(answer)")
+        #expect(uris == [library.uri("c.png"), library.uri("a.jpg")], "\(answer)")
         try await waitUntil("the request's session to be closed", within: 60) {
             try await !daemon.ctl("session", "list").stdoutText.contains("portal-")
         }
@@ -60,7 +56,7 @@ struct PortalServedByClientTests {
         }
         let answer = try await client.answer()
         #expect(answer["response"] as? Int == 0, "\(answer)\n\(portal.portalLog)")
-        #expect((answer["results"] as? [String: Any])?["uris"] as? [String] == ["file://\(kyoto)/b.jpg"], "\(answer)")
+        #expect((answer["results"] as? [String: Any])?["uris"] as? [String] == [library.uri("b.jpg")], "\(answer)")
     }
 
     @Test func cancelAnswersOne() async throws {

@@ -7,19 +7,13 @@ import Testing
 @Suite(.timeLimit(.minutes(15)),
        .enabled(if: PortalHarness.available, "needs dbus-daemon, tmux and python3-dbus (scripts/install-deps.sh installs them)"))
 struct PortalTests {
-    let library: TemporaryLibrary
+    let library: PortalLibrary
 
     init() async throws {
-        library = try await TemporaryLibrary()
-        let jpegs = TestEnvironment.corpus.root.appendingPathComponent("exif-orientation")
-        try library.add(jpegs.appendingPathComponent("Landscape_1.jpg"), album: "Kyoto", as: "a.jpg")
-        try library.add(jpegs.appendingPathComponent("Landscape_3.jpg"), album: "Kyoto", as: "b.jpg")
-        try library.add(TestEnvironment.corpus.root.appendingPathComponent("pngsuite/basn2c08.png"), album: "Kyoto", as: "c.png")
-        try library.add(jpegs.appendingPathComponent("Landscape_8.jpg"), album: "Home", as: "d.jpg")
+        library = try await PortalLibrary(home: true)
     }
 
-    private var kyoto: String { library.url.appendingPathComponent("Kyoto").resolvingSymlinksInPath().path }
-    private func uri(_ name: String) -> String { "file://" + kyoto + "/" + name }
+    private var kyoto: String { library.kyoto }
 
     private func sessions(_ daemon: LiveDaemon) async throws -> String {
         try await daemon.ctl("session", "list").stdoutText
@@ -42,7 +36,7 @@ struct PortalTests {
         let answer = try await client.answer()
         #expect(answer["response"] as? Int == 0, "\(answer)\n\(portal.portalLog)")
         let results = answer["results"] as? [String: Any] ?? [:]
-        #expect(results["uris"] as? [String] == [uri("c.png"), uri("a.jpg")], "\(answer)")
+        #expect(results["uris"] as? [String] == [library.uri("c.png"), library.uri("a.jpg")], "\(answer)")
         try await waitUntil("the request's session to be closed", within: 60) { try await !sessions(daemon).contains("portal-") }
         #expect(portal.portalIsAlive)
     }
@@ -127,7 +121,7 @@ struct PortalTests {
         let answer = try await client.answer()
         #expect(answer["response"] as? Int == 0, "\(answer)")
         let results = answer["results"] as? [String: Any] ?? [:]
-        #expect(results["uris"] as? [String] == [uri("c.png")], "a.jpg was picked but does not pass the filter: \(answer)")
+        #expect(results["uris"] as? [String] == [library.uri("c.png")], "a.jpg was picked but does not pass the filter: \(answer)")
         #expect(String(describing: results["current_filter"] ?? "") .contains("*.PNG"), "\(answer)")
         #expect(String(describing: results["choices"] ?? "").contains("resize"), "\(answer)")
     }
