@@ -38,8 +38,9 @@ extension PortalService {
                 return 1
             }
             for (i, handle) in handles.enumerated() {
-                if fds[2 + 2 * i + 1].revents != 0, let status = pending[handle]?.launch?.status() { pickEnded(handle, status: status) }
+                // The session's events first: pick's finish is the answer, its exit only a fallback.
                 if fds[2 + 2 * i].revents != 0 { sessionEventsArrived(handle) }
+                if fds[2 + 2 * i + 1].revents != 0, let status = pending[handle]?.launch?.status() { pickEnded(handle, status: status) }
             }
             if fds[1].revents != 0, handleSignals(signals.drain()) {
                 finishAll()

@@ -47,6 +47,10 @@ struct PickOpeningTests {
         #expect(after["width"] as? Int == 600 && after["height"] as? Int == 400, "the host's pane size is back: \(after)")
         // What the user did stays: the photo moved to.
         #expect(after["photo"] as? String == "b.jpg", "\(after)")
+        // q finished the session as cancelled, after the pane size came back (a change after the
+        // finish would have opened the session again): a second finish is refused.
+        let again = try await daemon.ctl("cancel", session: "host")
+        #expect(again.exitCode != 0 && again.stderr.contains("already cancelled"), "\(again)")
     }
 
     /// A session pick creates (none named) opens on the first album with its first photo current.

@@ -104,20 +104,17 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
                                     layout: layout, start: start, libraryRoot: libraryRoot, single: options.single)
     // Before the terminal is restored (defers run last-first): a kitty image would outlive the alternate screen.
     defer { controller.clearPictures() }
+    // How the session is finished for whoever waits on it (pickerd-portal, a script): cancelled unless
+    // the user accepted, also when pick ends on an error.
+    var finish = SessionOutcome.cancelled
     defer {
         if let album = controller.session.album { memory.remember(album: album, library: libraryRoot, session: inv.session) }
         // A host's session is the host's: its pane size back as it was (pick only sized it to draw).
+        // Before the finish: a change after it would open the session again.
         if let host { daemon.restorePane(host, ifStill: controller.paneSize) }
+        _ = try? daemon.call(.sessionFinish(session: inv.session, finish))  // best effort: pick's answer is its output
     }
     let outcome = try controller.run()
-    finishSession(daemon, inv.session, outcome)
+    if case .accepted(let photos, _) = outcome, !photos.isEmpty { finish = .accepted }
     return outcome
-}
-
-/// Tells pickerd how the user finished the session (Enter: accepted, Esc: cancelled), so whoever waits
-/// on it (pickerd-portal, a script) hears it. Best effort: pick's own answer is its output.
-private func finishSession(_ daemon: PickDaemon, _ session: String, _ outcome: PickOutcome) {
-    var accepted = false
-    if case .accepted(let photos, _) = outcome { accepted = !photos.isEmpty }
-    _ = try? daemon.call(.sessionFinish(session: session, accepted ? .accepted : .cancelled))
 }
