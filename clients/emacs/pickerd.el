@@ -8,7 +8,8 @@
 ;;; Commentary:
 
 ;; Files: pickerd.el (this one: connection, library functions, inserting picks; load it),
-;; pickerd-wire.el (the wire codec) and pickerd-pick.el (the `pickerd-pick' UI), both loaded by this one.
+;; pickerd-tables.el (the protocol's tables), pickerd-wire.el (the wire codec, which loads the
+;; tables) and pickerd-pick.el (the `pickerd-pick' UI), all loaded by this one.
 ;;
 ;; Speaks pickerd's protocol (docs/PROTOCOL.md, version 1) over its Unix socket: no
 ;; `pickerctl' processes, no external packages.
@@ -22,7 +23,7 @@
 ;;   (pickerd-request 'getImage '((session . "emacs") (format . symbols) (flags . 2)
 ;;                                (cells (cols . 80) (rows . 24))))  => terminal text in `data'
 ;;
-;; The wire codec is one table, `pickerd-messages': each message is a list of (FIELD . KIND),
+;; The wire codec walks one table, `pickerd-messages': each message is a list of (FIELD . KIND),
 ;; read and written by the same two functions.  Decoded payloads are alists keyed by the
 ;; field names of PROTOCOL.md.  Errors are signalled as `pickerd-error' with the daemon's
 ;; code, name and message plus a hint in Emacs terms.  Unknown error codes and event kinds

@@ -76,7 +76,11 @@
     (should (equal (funcall numbered 'errors) (funcall names pickerd-error-names)))
     (should (equal (funcall numbered 'photo_formats) (funcall names pickerd-photo-formats)))
     (should (equal (funcall numbered 'output_formats) (funcall names pickerd-formats)))
-    (should (equal (funcall numbered 'session_changes) (funcall names pickerd-session-changes)))))
+    (should (equal (funcall numbered 'session_changes) (funcall names pickerd-session-changes)))
+    ;; The tables checked are pickerd-tables.el's: each is defined there, not in the codec.
+    (dolist (table '(pickerd-messages pickerd-request-types pickerd-error-names pickerd-photo-formats
+                     pickerd-formats pickerd-session-changes))
+      (should (equal (file-name-base (symbol-file table 'defvar)) "pickerd-tables")))))
 
 (ert-deftest pickerd-an-extension-a-newer-server-adds-is-kept ()
   "A field added later travels in the extension area: kept byte for byte; an older server sends none."

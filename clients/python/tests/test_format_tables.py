@@ -61,7 +61,7 @@ class FormatTablesMatchTheDocument(unittest.TestCase):
                       "Neovim names a photo's format from the output table")
 
     def test_emacs(self):
-        source = read("emacs/pickerd-wire.el")
+        source = read("emacs/pickerd-tables.el")
         self.assertEqual(elisp_alist(source, "pickerd-photo-formats"), expected(1))
         self.assertEqual(elisp_alist(source, "pickerd-formats"), expected(2))
 
