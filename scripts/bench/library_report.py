@@ -1,4 +1,5 @@
-"""The table of `make bench-library`: figures measured by bench_library.py next to issue 11's targets.
+"""The table of `make bench-library`: figures measured by bench_library.py (library_measure.py) next
+to issue 11's targets.
 
 `table(r, n)` takes the dict of figures bench_library.py collected (ms, KiB, counts) and the
 library size, and returns one Markdown table: figure | measured | target | met | floor.
