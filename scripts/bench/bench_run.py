@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 
+HERE = os.path.dirname(os.path.abspath(__file__))  # scripts/bench: its helpers and C sources
 PANE = (600, 400)
 CELL = 100
 

@@ -1,0 +1,28 @@
+"""The soak's figures: percentiles, milliseconds, and a process's /proc status (RSS, threads, fds)."""
+import os
+
+
+def percentile(values, q):
+    if not values:
+        return None
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, int(round(q / 100.0 * (len(s) - 1)))))
+    return s[k]
+
+
+def ms(x):
+    return None if x is None else round(x * 1000, 2)
+
+
+def proc_status(pid):
+    out = {}
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                if k in ("VmRSS", "VmHWM", "VmSize", "Threads"):
+                    out[k] = int(v.split()[0])
+        out["fds"] = len(os.listdir(f"/proc/{pid}/fd"))
+    except (OSError, ValueError):
+        pass
+    return out
