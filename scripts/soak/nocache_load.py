@@ -19,7 +19,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from soak import find_testdata, percentile, proc_status  # noqa: E402
+from soak import find_testdata  # noqa: E402
+from soak_figures import percentile, proc_status  # noqa: E402
 
 
 def main():
