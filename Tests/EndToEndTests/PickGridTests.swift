@@ -22,9 +22,13 @@ struct PickGridTests {
         await #expect(try daemon.ctl("select-photo", "b.jpg", session: "pk").exitCode == 0)
         let pick = try await PickTmux(daemon: daemon, arguments: ["--session", "pk", "--graphics", "symbols"])
         try await pick.press("g")
-        let first = try await pick.waitFor("the grid as coloured symbols", escapes: true) { screen in
+        // A whole frame: the pane's rows were once counted as the picture rows drawn so far (8 of 10),
+        // and the daemon's grid for 8 rows is smaller than pick's (the flake of CI on 2026-12-01, 02).
+        let first = try await pick.waitFor("the grid as coloured symbols, drawn and still", seconds: 60, escapes: true) { screen in
             let grid = ScreenCells(screen)
-            return screen.contains("Grid") && grid.colouredRows(from: grid.imageColumn(), row: 2) >= 3
+            guard screen.contains("Grid") && grid.colouredRows(from: grid.imageColumn(), row: 2) >= 3 else { return false }
+            await pause(300_000)
+            return try await pick.screen(escapes: true) == screen
         }
         let text = try await pick.screen()
         let layout = ScreenCells(first)
@@ -33,9 +37,12 @@ struct PickGridTests {
         #expect(!pane.contains("a.jpg") && !pane.contains("b.jpg"), "pictures, not the text grid:\n\(pane)")
         // The symbols pick draws: the daemon's own for the same page and pane (trailing background cells
         // may come back from capture-pane uncoloured, so the screen cannot say how wide it is).
-        let paneRows = layout.lines.filter { Array($0).count > column && Array($0)[column - 1] == "│" }.count
+        // Every row with the pane's left border, blank ones too (capture-pane trims them to the border).
+        let paneRows = layout.lines.filter { Array($0).count >= column && Array($0)[column - 1] == "│" }.count
         let state = try await sessionJSON(daemon)
-        let paneColumns = layout.paneWidth(from: column)
+        // The pane's width from tmux: capture-pane trims trailing blanks, so the title row is only as
+        // long as its top-right message.
+        let paneColumns = (Int(try await pick.paneFormat("#{pane_width}")) ?? 0) - column
         let cellSize = Self.symbolsCellSize(paneWidth: state["width"] as? Int ?? 0, paneColumns: paneColumns)
         let symbols = try await daemon.ctl("thumbnails", "--size", "\(cellSize)", "--format", "symbols", "--cells", "\(paneColumns)x\(paneRows)",
                                            session: "pk")
@@ -273,8 +280,6 @@ struct ScreenCells {
         let bars = Array(lines[2]).indices.filter { Array(lines[2])[$0] == "│" }
         return bars.count >= 2 ? bars[1] + 1 : 0
     }
-
-    func paneWidth(from column: Int) -> Int { max(0, (lines.first.map { Array($0).count } ?? 0) - column) }
 
     private func coloured(_ row: Int, _ column: Int) -> Bool {
         guard row < cells.count, column < cells[row].count else { return false }
