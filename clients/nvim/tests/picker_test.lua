@@ -57,7 +57,11 @@ end)
 test('the image pane shows the daemon\'s symbols for the current photo, sized to the pane', function()
   wait('an image', function() return u.images > 0 and u.image.sent ~= nil end)
   local sent = u.image.sent
-  truthy(sent:find('38;2;%d+;%d+;%d+') and sent:find('48;2;%d+;%d+;%d+'), '24-bit colours in what was sent')
+  -- A headless Neovim has 'termguicolors' off, as 0.7 has by default: the terminal buffer would
+  -- drop 24-bit colours, so they are sent as xterm's 256.
+  eq(false, vim.o.termguicolors)
+  truthy(sent:find('38;5;%d+') and sent:find('48;5;%d+'), '256-colour indices in what was sent')
+  truthy(not sent:find('8;2;%d+;%d+;%d+'), 'no 24-bit colour left')
   truthy(sent:sub(-4) == '\27[0m', 'ends in an SGR reset')
   local cols, rows = u.image:cells()
   local n = select(2, sent:gsub('\n', '\n')) + 1
@@ -77,6 +81,19 @@ test('the picture follows the cursor: another photo sends other symbols', functi
   keys('j')
   wait('photo 2 again', function() return status().photo == 'Landscape_6.jpg' end)
   wait('the picture of photo 2 again', function() return u.image.sent == before end)
+end)
+
+test('with \'termguicolors\' on, the symbols keep their 24-bit colours', function()
+  vim.o.termguicolors = true
+  local sends = u.image.sends
+  keys('k')
+  wait('photo 1 current in the daemon', function() return status().photo == 'Landscape_1.jpg' end)
+  wait('a new picture', function() return u.image.sends > sends end)
+  local sent = u.image.sent
+  truthy(sent:find('38;2;%d+;%d+;%d+') and sent:find('48;2;%d+;%d+;%d+'), '24-bit colours in what was sent')
+  vim.o.termguicolors = false
+  keys('j')
+  wait('photo 2 again', function() return status().photo == 'Landscape_6.jpg' end)
 end)
 
 test('a resized editor asks for the picture in the new pane size', function()

@@ -97,8 +97,11 @@ fetch_albums = function(u)
   end)
 end
 
--- Asks for the current photo as symbols fitted to the image pane's cells (and as a PNG when
--- kitty placement is on). Replies to older requests are dropped: only the newest is shown.
+-- Asks for the current photo as symbols fitted to the image pane's cells and, when kitty
+-- placement is on, then as a PNG placed over the cells the symbols took: one after the other,
+-- since the daemon supersedes a waiting image request of a session with the next (both at once
+-- lost the symbols to the PNG).
+-- Replies to older requests are dropped: only the newest is shown.
 fetch_image = function(u)
   local pane = u.image
   if u.closed or not (pane and pane:valid()) then return end
@@ -120,15 +123,15 @@ fetch_image = function(u)
     end
     pane:show_symbols(res.text)
     u.images = u.images + 1
+    if pane.kitty then
+      local pid
+      pid = u.client:png(function(png, png_err)
+        if not u.closed and not png_err and pid == pane.request then pane:show_png(png.data, res.cols, res.rows) end
+      end)
+      pane.request = pid
+    end
   end)
   pane.request = id
-  if pane.kitty then
-    local pid
-    pid = u.client:png(function(res, err)
-      if not u.closed and not err and pid == pane.png_request then pane:show_png(res.data) end
-    end)
-    pane.png_request = pid
-  end
 end
 
 local function refresh(u)

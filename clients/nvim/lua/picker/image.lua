@@ -4,6 +4,7 @@
 -- pane with the kitty graphics protocol when the outer terminal speaks it.
 local api = vim.api
 local kitty = require('picker.kitty')
+local palette = require('picker.palette')
 
 local M = {}
 
@@ -45,8 +46,10 @@ function Pane:write(text)
   self.sent = text
 end
 
--- Shows symbol text from the daemon.
-function Pane:show_symbols(text) self:write(text) end
+-- Shows symbol text from the daemon (its colours brought to 256 without 'termguicolors').
+function Pane:show_symbols(text)
+  self:write(vim.o.termguicolors and text or palette.to_256(text))
+end
 
 -- Shows a short line instead of a photo (no photo, or an error).
 function Pane:show_message(text)
@@ -54,13 +57,14 @@ function Pane:show_message(text)
   self:write('\27[2m' .. text .. '\27[0m')
 end
 
--- Places a PNG over the pane (kitty only).
-function Pane:show_png(png)
+-- Places a PNG over the pane's top-left cols x rows cells (kitty only): the cells the symbols
+-- of the same photo took, so the picture keeps its aspect and covers them exactly.
+function Pane:show_png(png, cols, rows)
   if not (self.kitty and self:valid()) then return end
   -- nvim_win_get_position gives the corner of the float's border; the text area is one cell in.
   local pos = api.nvim_win_get_position(self.win)
-  local cols, rows = self:cells()
-  self.kitty:place(png, pos[1] + 1, pos[2] + 1, cols, rows)
+  local width, height = self:cells()
+  self.kitty:place(png, pos[1] + 1, pos[2] + 1, math.min(cols or width, width), math.min(rows or height, height))
 end
 
 function Pane:close()

@@ -31,35 +31,55 @@ end
 local Image = {}
 Image.__index = Image
 
--- out: function(bytes) writing to the terminal (default: Neovim's stdout, the tty).
-function M.new(out)
-  return setmetatable({ id = math.random(1, 16777215), shown = false,
-    out = out or function(s) io.stdout:write(s); io.stdout:flush() end }, Image)
+-- Writes all of `s` to descriptor 1, the outer terminal, one write(2) at a time. Neovim's own
+-- screen output shares that descriptor (and may have made it non-blocking): a piece cut short
+-- or refused with EAGAIN is finished here, never dropped, or the terminal would read the
+-- screen's next output as image data.
+local function write_all(s)
+  local uv = vim.loop
+  local done = 0
+  while done < #s do
+    local n = uv.fs_write(1, done == 0 and s or s:sub(done + 1), -1)
+    if n and n > 0 then done = done + n else uv.sleep(1) end
+  end
 end
 
--- The escape sequences that draw `png` at 0-based screen (row, col) in cols x rows cells.
-function M.sequences(id, png, row, col, cols, rows)
+-- out: function(piece) writing one escape sequence to the terminal (default: write_all).
+function M.new(out)
+  return setmetatable({ id = math.random(1, 16777215), shown = false, out = out or write_all }, Image)
+end
+
+-- The escape sequences that send `png` as image `id` without showing it: chunks of 4096
+-- base64 bytes, each a sequence of its own, so Neovim's screen output may come between two
+-- chunks but never inside one.
+function M.transmit_sequences(id, png)
   local data = M.base64(png)
-  local parts = { '\0277', ('\27[%d;%dH'):format(row + 1, col + 1) }
+  local parts = {}
   local chunk = 4096
-  for i = 1, #data, chunk do
+  for i = 1, math.max(1, #data), chunk do
     local more = (i + chunk <= #data) and 1 or 0
     local piece = data:sub(i, i + chunk - 1)
     if i == 1 then
-      parts[#parts + 1] = ('\27_Ga=T,f=100,q=2,C=1,i=%d,c=%d,r=%d,m=%d;%s\27\\'):format(id, cols, rows, more, piece)
+      parts[#parts + 1] = ('\27_Ga=t,f=100,q=2,i=%d,m=%d;%s\27\\'):format(id, more, piece)
     else
       parts[#parts + 1] = ('\27_Gm=%d;%s\27\\'):format(more, piece)
     end
   end
-  parts[#parts + 1] = '\0278'
-  return table.concat(parts)
+  return parts
+end
+
+-- Shows image `id` at 0-based screen (row, col) in cols x rows cells: one sequence, so the
+-- cursor cannot be moved by Neovim between the move and the placement.
+function M.place_sequence(id, row, col, cols, rows)
+  return ('\0277\27[%d;%dH\27_Ga=p,q=2,C=1,i=%d,c=%d,r=%d\27\\\0278'):format(row + 1, col + 1, id, cols, rows)
 end
 
 function M.delete_sequence(id) return ('\27_Ga=d,d=I,i=%d,q=2\27\\'):format(id) end
 
 function Image:place(png, row, col, cols, rows)
   self:clear()
-  self.out(M.sequences(self.id, png, row, col, cols, rows))
+  for _, piece in ipairs(M.transmit_sequences(self.id, png)) do self.out(piece) end
+  self.out(M.place_sequence(self.id, row, col, cols, rows))
   self.shown = true
 end
 
