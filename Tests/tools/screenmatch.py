@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Finds a picture on a screenshot: where it matches best, and how well.
 
-usage: screenmatch.py SCREENSHOT REFERENCE
+usage: screenmatch.py SCREENSHOT REFERENCE [--fit WxH]
+
+--fit resizes the reference to WxH first: a terminal that scales a picture to cells (kitty's c=, r=)
+shows it at the size of those cells, not at its own.
 
 Both are read with Pillow (PPM/PNG). The reference is searched over the whole screenshot at a quarter of
 the size (Pillow's C code does the per-offset work). Prints JSON:
@@ -25,6 +28,9 @@ def mad(a, b):
 def main():
     screen = Image.open(sys.argv[1]).convert("RGB")
     reference = Image.open(sys.argv[2]).convert("RGB")
+    if len(sys.argv) == 5 and sys.argv[3] == "--fit":
+        width, height = (int(v) for v in sys.argv[4].split("x"))
+        reference = reference.resize((width, height), Image.LANCZOS)
     small_screen = screen.resize((screen.width // SCALE, screen.height // SCALE), Image.BOX)
     small_ref = reference.resize((max(1, reference.width // SCALE), max(1, reference.height // SCALE)), Image.BOX)
     best = None
