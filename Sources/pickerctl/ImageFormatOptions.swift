@@ -27,8 +27,8 @@ enum ImageFormatOptions {
             throw .usage("--cells must be COLSxROWS with each side 1…1000 (e.g. 80x24), not '\(raw)'")
         }
         // The class is sent only with symbols: other formats ignore cells and need no class.
-        let symbols = format == .symbols ? try SymbolOptions.symbols(inv, environment: PickEnvironment.current()) : nil
-        return TerminalCells(columns: columns, rows: rows, symbols: symbols)
+        let symbols = format == .symbols ? try SymbolOptions.symbols(inv, environment: PickEnvironment.current()) : .block
+        return TerminalCells(columns: columns, rows: rows, symbols: SymbolOptions.asked(symbols))
     }
 
     /// The bytes to write: terminal text ends with a newline so a shell prompt starts on its own line.

@@ -42,6 +42,12 @@ enum SymbolOptions {
         return name.contains("utf-8") || name.contains("utf8")
     }
 
+    /// The class as the request carries it: `block` is the daemon's default and is not sent, so a
+    /// daemon from before symbol classes (which refuses the extension area) still answers, in sextants.
+    static func asked(_ symbols: SymbolClass) -> SymbolClass? {
+        symbols == .block ? nil : symbols
+    }
+
     /// Usage error when `--symbols` is given for a format other than symbols.
     static func check(_ inv: Invocation, for format: ImageFormat) throws(CLIError) {
         if inv.value("--symbols") != nil, format != .symbols {

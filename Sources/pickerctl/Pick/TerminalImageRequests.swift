@@ -37,6 +37,6 @@ enum TerminalImageRequests {
 
     private static func cells(_ columns: Int, _ rows: Int, _ symbols: SymbolClass) -> TerminalCells {
         TerminalCells(columns: min(max(columns, 1), TerminalCells.range.upperBound),
-                      rows: min(max(rows, 1), TerminalCells.range.upperBound), symbols: symbols)
+                      rows: min(max(rows, 1), TerminalCells.range.upperBound), symbols: SymbolOptions.asked(symbols))
     }
 }
