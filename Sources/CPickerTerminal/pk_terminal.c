@@ -97,16 +97,27 @@ static int pk_check_input(const uint8_t *pixels, int width, int height, int chan
     return 0;
 }
 
+/* chafa's symbol tags for a class; blocks for a value this build does not know. */
+static ChafaSymbolTags pk_symbol_tags(int symbol_class) {
+    switch (symbol_class) {
+    case PK_SYMBOLS_SEXTANT:
+        return CHAFA_SYMBOL_TAG_BLOCK | CHAFA_SYMBOL_TAG_BORDER | CHAFA_SYMBOL_TAG_SEXTANT | CHAFA_SYMBOL_TAG_SPACE;
+    case PK_SYMBOLS_ASCII:
+        return CHAFA_SYMBOL_TAG_ASCII | CHAFA_SYMBOL_TAG_SPACE;
+    default:
+        return CHAFA_SYMBOL_TAG_BLOCK | CHAFA_SYMBOL_TAG_SPACE;
+    }
+}
+
 int pk_terminal_symbols(const uint8_t *pixels, int width, int height, int channels,
-                        int max_cols, int max_rows,
+                        int max_cols, int max_rows, int symbol_class,
                         uint8_t **out, size_t *out_length, int *cols, int *rows, char *message) {
     if (pk_check_input(pixels, width, height, channels, message) != 0) return -1;
     if (max_cols <= 0 || max_rows <= 0) return pk_fail(message, "no cells to draw in");
     gint w = max_cols, h = max_rows;
     chafa_calc_canvas_geometry(width, height, &w, &h, pk_font_ratio, TRUE, FALSE);
     ChafaSymbolMap *symbols = chafa_symbol_map_new();
-    chafa_symbol_map_add_by_tags(symbols, CHAFA_SYMBOL_TAG_BLOCK | CHAFA_SYMBOL_TAG_BORDER
-                                              | CHAFA_SYMBOL_TAG_SEXTANT | CHAFA_SYMBOL_TAG_SPACE);
+    chafa_symbol_map_add_by_tags(symbols, pk_symbol_tags(symbol_class));
     ChafaCanvasConfig *config = chafa_canvas_config_new();
     chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR);
     chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS);

@@ -247,10 +247,22 @@ public struct EncodedImage: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var data: [UInt8]
-    public init(format: ImageFormat, width: Int, height: Int, data: [UInt8]) {
+    /// The symbol class a `symbols` picture was drawn with, in the reply's extension area; only
+    /// when the request asked for a class (nil otherwise, and from a server that knows no classes).
+    public var symbols: SymbolClass?
+    public init(format: ImageFormat, width: Int, height: Int, data: [UInt8], symbols: SymbolClass? = nil) {
         self.format = format
         self.width = width
         self.height = height
         self.data = data
+        self.symbols = symbols
+    }
+
+    /// This picture as the reply to a request for `cells`: it names the class it was drawn with
+    /// when the request asked for one and the picture is `symbols`, and nothing otherwise.
+    public func answering(_ cells: TerminalCells?) -> EncodedImage {
+        var reply = self
+        reply.symbols = format == .symbols && cells?.symbols != nil ? cells?.drawnSymbols : nil
+        return reply
     }
 }

@@ -2,8 +2,14 @@
 extension ReplyDeclaration {
     static let images: [ReplyDeclaration] = [
         ReplyDeclaration(.image, encode: { reply, w in
-            if case .image(let image) = reply { image.encode(into: &w) }
-        }, decode: { r throws(PickerError) in .image(try EncodedImage.decode(from: &r)) }),
+            guard case .image(let image) = reply else { return }
+            image.encode(into: &w)
+            ExtensionArea.symbols(image.symbols).encode(into: &w)
+        }, decode: { r throws(PickerError) in
+            var image = try EncodedImage.decode(from: &r)
+            image.symbols = try ExtensionArea.decode(from: &r).symbolClass()
+            return .image(image)
+        }),
         ReplyDeclaration(.thumbnailsReply, encode: { reply, w in
             guard case .thumbnails(let sheet) = reply else { return }
             let g = sheet.geometry
@@ -12,6 +18,7 @@ extension ReplyDeclaration {
             for c in g.cells { c.encode(into: &w) }
             w.bool(sheet.image != nil)
             sheet.image?.encode(into: &w)
+            ExtensionArea.symbols(sheet.image?.symbols).encode(into: &w)
         }, decode: { r throws(PickerError) in
             var v: [Int] = []
             for _ in 0..<9 { v.append(Int(try r.u32())) }
@@ -20,7 +27,9 @@ extension ReplyDeclaration {
             for _ in 0..<n { cells.append(try GridCell.decode(from: &r)) }
             let geometry = GridGeometry(width: v[0], height: v[1], cellSize: v[2], spacing: v[3], padding: v[4],
                                         columns: v[5], rows: v[6], page: v[7], pages: v[8], cells: cells)
-            let image = try r.bool() ? try EncodedImage.decode(from: &r) : nil
+            var image = try r.bool() ? try EncodedImage.decode(from: &r) : nil
+            let symbols = try ExtensionArea.decode(from: &r).symbolClass()
+            image?.symbols = symbols
             return .thumbnails(ThumbnailSheet(geometry: geometry, image: image))
         }),
     ]

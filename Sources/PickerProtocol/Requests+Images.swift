@@ -8,12 +8,13 @@ extension RequestDeclaration {
             w.u8(UInt8(clamping: r.quality ?? 0))
             w.u8((r.noCache ? 1 : 0) | (r.cells == nil ? 0 : TerminalCells.flagBit))
             r.cells?.encode(into: &w)
+            ExtensionArea.symbols(r.cells?.symbols).encode(into: &w)
         }, decode: { r throws(PickerError) in
             let session = try r.string()
             let format = try outputFormat(&r)
             let quality = Int(try r.u8())
             let flags = try r.u8()
-            let cells = flags & TerminalCells.flagBit != 0 ? try TerminalCells.decode(from: &r) : nil
+            let cells = try decodeCells(flags, &r)
             return .getImage(ImageRequest(session: session, format: format, quality: quality == 0 ? nil : quality,
                                           noCache: flags & 1 != 0, cells: cells))
         }),
@@ -28,13 +29,14 @@ extension RequestDeclaration {
                  | (sendsFormat ? ThumbnailRequest.formatFlagBit : 0))
             if sendsFormat { w.u8(r.format.rawValue) }
             r.cells?.encode(into: &w)
+            ExtensionArea.symbols(r.cells?.symbols).encode(into: &w)
         }, decode: { r throws(PickerError) in
             let session = try r.string()
             let size = Int(try r.u32())
             let page = Int(try r.u32())
             let flags = try r.u8()
             let format = flags & ThumbnailRequest.formatFlagBit != 0 ? try outputFormat(&r) : .png
-            let cells = flags & TerminalCells.flagBit != 0 ? try TerminalCells.decode(from: &r) : nil
+            let cells = try decodeCells(flags, &r)
             return .thumbnails(ThumbnailRequest(session: session, cellSize: size == 0 ? nil : size,
                                                 page: page == 0 ? nil : page, geometryOnly: flags & 1 != 0,
                                                 format: format, cells: cells))
@@ -47,10 +49,12 @@ extension RequestDeclaration {
             w.u8(r.format.rawValue)
             w.u8(UInt8(clamping: r.quality ?? 0))
             // The flags byte is optional in preview: sent only when cells follow, so older
-            // preview frames stay byte for byte what they were.
+            // preview frames stay byte for byte what they were. The symbol class needs cells, so
+            // an extension area always comes after the flags byte.
             if let cells = r.cells {
                 w.u8(TerminalCells.flagBit)
                 cells.encode(into: &w)
+                ExtensionArea.symbols(cells.symbols).encode(into: &w)
             }
         }, decode: { r throws(PickerError) in
             let session = try r.string()
@@ -59,11 +63,20 @@ extension RequestDeclaration {
             let format = try outputFormat(&r)
             let quality = Int(try r.u8())
             let flags = r.remaining > 0 ? try r.u8() : 0
-            let cells = flags & TerminalCells.flagBit != 0 ? try TerminalCells.decode(from: &r) : nil
+            let cells = try decodeCells(flags, &r)
             return .preview(PreviewRequest(session: session, width: width, height: height, format: format,
                                            quality: quality == 0 ? nil : quality, cells: cells))
         }),
     ]
+
+    /// The cells (when `flags` has bit 1), then the extension area to the end of the payload,
+    /// whose symbol class entry goes with the cells (ignored without them).
+    static func decodeCells(_ flags: UInt8, _ r: inout ByteReader) throws(PickerError) -> TerminalCells? {
+        var cells = flags & TerminalCells.flagBit != 0 ? try TerminalCells.decode(from: &r) : nil
+        let symbols = try ExtensionArea.decode(from: &r).symbolClass()
+        cells?.symbols = symbols
+        return cells
+    }
 
     /// An output format byte; one this server does not write is `invalid_argument`.
     static func outputFormat(_ r: inout ByteReader) throws(PickerError) -> ImageFormat {

@@ -3,7 +3,7 @@ import PickerProtocol
 
 /// Commands that write an image: the current photo, the thumbnail grid, the full-screen preview.
 let getImageCommand = CommandSpec(words: ["get-image"], summary: "the current photo, upright, scaled to fit the pane (PNG by default)",
-            options: [formatOption, ImageFormatOptions.cells, qualityOption,
+            options: [formatOption, ImageFormatOptions.cells, SymbolOptions.option, qualityOption,
                       OptionSpec(name: "--no-cache", valueName: nil, help: "render afresh, bypassing the daemon's cache")],
             binaryOutput: true,
             details: "Exit code 3 when no photo is selected. Never writes PNG, JPEG or WebP data to a terminal.\nWith --json (and -o FILE), prints the image's format, size and byte count.\n" + ImageFormatOptions.details) { inv throws(CLIError) in
@@ -18,7 +18,7 @@ let getImageCommand = CommandSpec(words: ["get-image"], summary: "the current ph
 let thumbnailsCommand = CommandSpec(words: ["thumbnails"], summary: "the selected album as a grid image (PNG by default); --json prints the geometry",
             options: [OptionSpec(name: "--size", valueName: "N", help: "cell size in px, \(ProtocolLimits.cellSizeRange.lowerBound)…\(ProtocolLimits.cellSizeRange.upperBound) (default 100)"),
                       OptionSpec(name: "--page", valueName: "N", help: "page when the pane height cuts the grid (default 1)"),
-                      formatOption, ImageFormatOptions.cells],
+                      formatOption, ImageFormatOptions.cells, SymbolOptions.option],
             binaryOutput: true, jsonReplacesBinary: true,
             details: "Cells are filled and centre-cropped; picked photos sit under a 40% white rounded overlay with their\npick number in a badge, and the current photo is outlined. With --json, prints columns, rows, pages and\neach photo's cell rectangle (in the grid's pixels, whatever the format) instead of the image.\n" + ImageFormatOptions.details) { inv throws(CLIError) in
     let size = try inv.int("--size", in: ProtocolLimits.cellSizeRange, unit: " px")
@@ -58,7 +58,7 @@ let thumbnailsCommand = CommandSpec(words: ["thumbnails"], summary: "the selecte
 let previewCommand = CommandSpec(words: ["preview"], summary: "the current photo scaled to fit a full screen (default 1920x1080), centred on black",
             options: [OptionSpec(name: "--width", valueName: "W", help: "screen width in px (default 1920)"),
                       OptionSpec(name: "--height", valueName: "H", help: "screen height in px (default 1080)"),
-                      formatOption, ImageFormatOptions.cells, qualityOption],
+                      formatOption, ImageFormatOptions.cells, SymbolOptions.option, qualityOption],
             binaryOutput: true,
             details: "Unlike get-image, the photo is scaled up when the screen is larger. Exit code 3 when no photo is selected.\n" + ImageFormatOptions.details) { inv throws(CLIError) in
     let width = try inv.paneSide("--width") ?? 1920

@@ -7,15 +7,16 @@ enum ImageFormatOptions {
 
     /// Where terminal text may go: anywhere, a terminal included.
     static let details = "--format sixel and --format symbols print terminal text (escape sequences), which may go to a\n"
-        + "terminal; symbols are fitted into --cells, sixel is the picture at its pixel size."
+        + "terminal; symbols are fitted into --cells, sixel is the picture at its pixel size.\n" + SymbolOptions.details
 
     /// True when the command's `--format` is a terminal text format (allowed on a terminal stdout).
     static func asksForTerminalText(_ inv: Invocation) -> Bool {
         inv.value("--format").flatMap { ImageFormat(optionName: $0) }?.isTerminalText ?? false
     }
 
-    /// `--cells COLSxROWS`, checked; required for symbols.
+    /// `--cells COLSxROWS`, checked, with the `--symbols` class (or its default); required for symbols.
     static func cells(_ inv: Invocation, for format: ImageFormat) throws(CLIError) -> TerminalCells? {
+        try SymbolOptions.check(inv, for: format)
         guard let raw = inv.value("--cells") else {
             if format == .symbols { throw .usage("--format symbols needs --cells COLSxROWS (e.g. --cells 80x24)") }
             return nil
@@ -25,7 +26,9 @@ enum ImageFormatOptions {
               TerminalCells.range.contains(columns), TerminalCells.range.contains(rows) else {
             throw .usage("--cells must be COLSxROWS with each side 1…1000 (e.g. 80x24), not '\(raw)'")
         }
-        return TerminalCells(columns: columns, rows: rows)
+        // The class is sent only with symbols: other formats ignore cells and need no class.
+        let symbols = format == .symbols ? try SymbolOptions.symbols(inv, environment: PickEnvironment.current()) : .block
+        return TerminalCells(columns: columns, rows: rows, symbols: SymbolOptions.asked(symbols))
     }
 
     /// The bytes to write: terminal text ends with a newline so a shell prompt starts on its own line.

@@ -43,7 +43,9 @@ final class PickTmux: @unchecked Sendable {
         if rightPaneColumns != nil {
             script = "while [ ! -e \(Self.quoted(goURL.path)) ]; do sleep 0.05; done; " + script
         }
-        let env = ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "HOME": directory.path].merging(environment) { _, new in new }
+        // A UTF-8 locale, as a user's terminal has: pick draws symbols in ASCII without one.
+        let env = ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "HOME": directory.path, "LANG": "C.UTF-8"]
+            .merging(environment) { _, new in new }
         let first = rightPaneColumns == nil ? ["sh", "-c", script] : ["sleep", "600"]
         let r = try await runProcess(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)"] + first,
                                environment: env)

@@ -55,7 +55,8 @@ let chafaCommand = findExecutable("chafa")
         try await session("sym")
         let png = file("fit.png")
         await #expect(try daemon.ctl("get-image", "-o", png.path, session: "sym").exitCode == 0)
-        let ours = try await daemon.ctl("get-image", "--format", "symbols", "--cells", "80x24", session: "sym")
+        // The sextant class is chafa's block+border+sextant+space (the default is block, see TerminalSymbolClassTests).
+        let ours = try await daemon.ctl("get-image", "--format", "symbols", "--cells", "80x24", "--symbols", "sextant", session: "sym")
         #expect(ours.exitCode == 0, "\(ours)")
         try ours.stdout.write(to: file("ours.txt"))
         let reference = try await runProcess(chafaCommand ?? "chafa",

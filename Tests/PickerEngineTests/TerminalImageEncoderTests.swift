@@ -40,6 +40,26 @@ import Testing
         }
     }
 
+    /// Each symbol class draws only its characters; an unknown class draws blocks.
+    @Test(arguments: [(SymbolClass.block, 0x2580...0x259F), (.sextant, 0x2500...0x1FB3B), (.ascii, 0x21...0x7E),
+                      (SymbolClass(rawValue: 77), 0x2580...0x259F)])
+    func eachSymbolClassDrawsOnlyItsCharacters(symbols: SymbolClass, range: ClosedRange<UInt32>) throws {
+        let out = try TerminalImageEncoder.symbols(gradient(320, 200, channels: 3),
+                                                   in: TerminalCells(columns: 40, rows: 12, symbols: symbols))
+        let text = String(decoding: out.bytes, as: UTF8.self).replacing(/\x1b\[[0-9;]*m/, with: "")
+        let drawn = Set(text.unicodeScalars.filter { $0 != "\n" && $0 != " " })
+        #expect(!drawn.isEmpty && drawn.allSatisfy { range.contains($0.value) },
+                "\(symbols.optionName): \(drawn.map { String($0.value, radix: 16) }.sorted())")
+    }
+
+    /// The cache key holds the class drawn: none asked and `block` are one key, `sextant` another.
+    @Test func theOutputSpecKeysOnTheClassDrawn() {
+        let none = OutputSpec(format: .symbols, cells: TerminalCells(columns: 8, rows: 4))
+        #expect(none == OutputSpec(format: .symbols, cells: TerminalCells(columns: 8, rows: 4, symbols: .block)))
+        #expect(none == OutputSpec(format: .symbols, cells: TerminalCells(columns: 8, rows: 4, symbols: SymbolClass(rawValue: 9))))
+        #expect(none != OutputSpec(format: .symbols, cells: TerminalCells(columns: 8, rows: 4, symbols: .sextant)))
+    }
+
     @Test func symbolsWithoutCellsAreAnInvalidArgument() {
         #expect(throws: PickerError(.invalidArgument, "symbols needs cells")) {
             try ImageEncoder.encode(gradient(8, 8, channels: 3), output: OutputSpec(format: .symbols))

@@ -1,10 +1,12 @@
 import CPickerTerminal
 import PickerProtocol
 
-/// Draws pixels as terminal text with libchafa: `symbols` (Unicode blocks, borders and
-/// sextants in 24-bit colour) or `sixel` (a DCS sixel sequence of the picture at its own size).
+/// Draws pixels as terminal text with libchafa: `symbols` (Unicode blocks, or blocks, borders
+/// and sextants, or ASCII, in 24-bit colour) or `sixel` (a DCS sixel sequence of the picture at
+/// its own size).
 public enum TerminalImageEncoder {
-    /// Draws `image` as symbols fitted into at most `cells` (cells are 1:2, as 8×16 px).
+    /// Draws `image` as symbols of the cells' class fitted into at most `cells` (cells are 1:2,
+    /// as 8×16 px); no class, or one this build does not draw, is drawn as `block`.
     ///
     /// - Returns: UTF-8 text, rows separated by "\n", ending with an SGR reset; its width and
     ///   height are the cell grid used (columns, rows), which keeps the picture's aspect.
@@ -16,7 +18,7 @@ public enum TerminalImageEncoder {
         var rows: Int32 = 0
         var message = [CChar](repeating: 0, count: Int(PK_TERMINAL_MSG_LEN))
         let status = pk_terminal_symbols(image.pixels, Int32(image.width), Int32(image.height), Int32(image.channels),
-                                         Int32(cells.columns), Int32(cells.rows),
+                                         Int32(cells.columns), Int32(cells.rows), Int32(cells.drawnSymbols.rawValue),
                                          &output, &length, &columns, &rows, &message)
         let text = try adopt(status: status, output, length: length, message: message, format: .symbols)
         return RenderedImage(bytes: text, width: Int(columns), height: Int(rows), format: .symbols)

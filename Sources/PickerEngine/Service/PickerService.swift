@@ -233,7 +233,7 @@ public final class PickerService: Sendable {
         case let .stepPhoto(name, direction):
             return .session(try stepPhoto(name, direction))
         case .getImage(let params):
-            return .image(try renderCurrent(params, prepared))
+            return .image(try renderCurrent(params, prepared).answering(params.cells))
         case let .photoInfo(name, photo):
             return .photoInfo(try photoDetails(name, photo))
         case let .toggle(name, selector):
@@ -244,10 +244,12 @@ public final class PickerService: Sendable {
             let change = try changeSession(name, .selection) { s in s.selection.removeAll() }
             return .selection(SelectionList(maxSelection: change.after.maxSelection, photos: []))
         case .thumbnails(let params):
-            return .thumbnails(try thumbnailSheet(params))
+            var sheet = try thumbnailSheet(params)
+            sheet.image = sheet.image?.answering(params.cells)
+            return .thumbnails(sheet)
         case .preview(let params):
             let plan = try prepared.planned { () throws(PickerError) in try renderPlan(params) }
-            return .image(try render(plan, cached: prepared.cached))
+            return .image(try render(plan, cached: prepared.cached).answering(params.cells))
         case let .sessionFinish(name, outcome):
             return .session(try finish(name, outcome))
         case .subscribe, .cancel:

@@ -50,12 +50,12 @@ struct GraphicsDetection {
         return daemonSupports(.symbols) ? .symbols : .none
     }
 
-    static func backend(_ kind: GraphicsKind, inTmux: Bool) -> GraphicsBackend {
+    static func backend(_ kind: GraphicsKind, inTmux: Bool, symbols: SymbolClass = .block) -> GraphicsBackend {
         switch kind {
         case .kitty: return KittyGraphics(passthrough: passthrough(inTmux))
         case .iterm: return ITermGraphics()
         case .sixel: return SixelGraphics(passthrough: passthrough(inTmux))
-        case .symbols: return SymbolGraphics()
+        case .symbols: return SymbolGraphics(symbols: symbols)
         case .none: return TextOnlyGraphics()
         }
     }

@@ -17,6 +17,7 @@ let pickCommand = CommandSpec(
                    completion: .live("albums")),
         OptionSpec(name: "--photo", valueName: "NAME", help: "make this photo of the album current (default: the session's, else the first)",
                    completion: .live("photos")),
+        SymbolOptions.option,
         OptionSpec(name: "-0", valueName: nil, help: "separate the printed paths with NUL instead of newline"),
     ],
     details: """
@@ -29,6 +30,9 @@ let pickCommand = CommandSpec(
         the first album; with the album's first photo current when none is.
         Sixel pictures are fitted to the largest picture the terminal says it draws (XTSMGRAPHICS); one it
         would not draw is named in the pane instead.
+        Symbols (--graphics symbols, and auto where nothing better answers) are block elements, which every
+        font has; sextant in kitty and foot, which draw them themselves; ascii when the locale (LC_ALL,
+        LC_CTYPE, LANG) is not UTF-8. --symbols block|sextant|ascii chooses.
         Exit 0 with the picks (with none: the current photo); 3 when cancelled (prints nothing); 2 without a terminal;
         5 when pickerd cannot be reached or goes away. --json prints the result as `selection --json` does.
 
@@ -100,7 +104,8 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
         throw PickDaemon.cliError(error)
     }
     let controller = PickController(terminal: terminal, daemon: daemon, events: events, signals: signals,
-                                    backend: GraphicsDetection.backend(kind, inTmux: environment["TMUX"] != nil),
+                                    backend: GraphicsDetection.backend(kind, inTmux: environment["TMUX"] != nil,
+                                                                      symbols: options.symbols),
                                     layout: layout, start: start, libraryRoot: libraryRoot, single: options.single)
     // Before the terminal is restored (defers run last-first): a kitty image would outlive the alternate screen.
     defer { controller.clearPictures() }

@@ -7,7 +7,7 @@ import PickerSystem
 enum PickEnvironment {
     static func current() -> [String: String] {
         var env: [String: String] = [:]
-        for key in ["TMUX", "TERM", "TERM_PROGRAM", "KONSOLE_VERSION", "KITTY_WINDOW_ID"] {
+        for key in ["TMUX", "TERM", "TERM_PROGRAM", "KONSOLE_VERSION", "KITTY_WINDOW_ID", "LC_ALL", "LC_CTYPE", "LANG"] {
             if let value = getenv(key) { env[key] = String(cString: value) }
         }
         return env

@@ -1,3 +1,5 @@
+import PickerProtocol
+
 /// pick's own options, checked before the terminal or the socket is touched.
 struct PickOptions {
     var maxSelection: Int?
@@ -6,6 +8,8 @@ struct PickOptions {
     var nulSeparated: Bool
     var album: String?
     var photo: String?
+    /// The symbols `--graphics symbols` draws with (`--symbols`, else the locale's default).
+    var symbols: SymbolClass
 
     init(_ inv: Invocation) throws(CLIError) {
         single = inv.flag("--single")
@@ -21,6 +25,7 @@ struct PickOptions {
         } else {
             throw .usage("--graphics must be auto, kitty, iterm, sixel, symbols or none, not '\(raw)'")
         }
+        symbols = try SymbolOptions.symbols(inv, environment: PickEnvironment.current())
         if nulSeparated && inv.json { throw .usage("give -0 or --json, not both") }
     }
 }

@@ -2,18 +2,22 @@ import PickerProtocol
 
 /// Coloured Unicode symbols rendered by the daemon (libchafa) for the pane's cells: works in every
 /// terminal with 24-bit colour, tmux without passthrough included.
+/// Every picture is drawn with one symbol class (`--symbols`).
 struct SymbolGraphics: GraphicsBackend {
+    var symbols: SymbolClass = .block
     var kind: GraphicsKind { .symbols }
     func gridRequest(session: String, cellSize: Int, page: Int, rect: CellRect) -> ThumbnailRequest? {
-        TerminalImageRequests.symbolsGrid(session: session, cellSize: cellSize, page: page, columns: rect.width, rows: rect.height)
+        TerminalImageRequests.symbolsGrid(session: session, cellSize: cellSize, page: page, columns: rect.width, rows: rect.height,
+                                          symbols: symbols)
     }
 
     func imageRequest(session: String, rect: CellRect) -> Request? {
-        TerminalImageRequests.symbols(session: session, columns: rect.width, rows: rect.height)
+        TerminalImageRequests.symbols(session: session, columns: rect.width, rows: rect.height, symbols: symbols)
     }
 
     func previewRequest(session: String, rect: CellRect, pixels: (width: Int, height: Int)) -> Request? {
-        TerminalImageRequests.symbolsPreview(session: session, columns: rect.width, rows: rect.height, pixels: pixels)
+        TerminalImageRequests.symbolsPreview(session: session, columns: rect.width, rows: rect.height, pixels: pixels,
+                                             symbols: symbols)
     }
 
     /// About 18 columns a cell: a 100 px cell would be a few symbols wide, too coarse to tell photos apart.

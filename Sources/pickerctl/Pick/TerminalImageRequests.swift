@@ -1,6 +1,7 @@
 import PickerProtocol
 
-/// Requests for the daemon's terminal formats: sixel (6) and symbols (7), the cells after flags bit 1.
+/// Requests for the daemon's terminal formats: sixel (6) and symbols (7), the cells after flags bit 1
+/// and the symbol class in the extension area.
 enum TerminalImageRequests {
     static func sixel(session: String) -> Request? {
         .getImage(ImageRequest(session: session, format: .sixel))
@@ -10,17 +11,19 @@ enum TerminalImageRequests {
         .preview(PreviewRequest(session: session, width: pixels.width, height: pixels.height, format: .sixel))
     }
 
-    static func symbols(session: String, columns: Int, rows: Int) -> Request? {
-        .getImage(ImageRequest(session: session, format: .symbols, cells: cells(columns, rows)))
+    static func symbols(session: String, columns: Int, rows: Int, symbols: SymbolClass = .block) -> Request? {
+        .getImage(ImageRequest(session: session, format: .symbols, cells: cells(columns, rows, symbols)))
     }
 
-    static func symbolsPreview(session: String, columns: Int, rows: Int, pixels: (width: Int, height: Int)) -> Request? {
+    static func symbolsPreview(session: String, columns: Int, rows: Int, pixels: (width: Int, height: Int),
+                               symbols: SymbolClass = .block) -> Request? {
         .preview(PreviewRequest(session: session, width: pixels.width, height: pixels.height, format: .symbols,
-                                cells: cells(columns, rows)))
+                                cells: cells(columns, rows, symbols)))
     }
 
-    static func symbolsGrid(session: String, cellSize: Int, page: Int, columns: Int, rows: Int) -> ThumbnailRequest {
-        ThumbnailRequest(session: session, cellSize: cellSize, page: page, format: .symbols, cells: cells(columns, rows))
+    static func symbolsGrid(session: String, cellSize: Int, page: Int, columns: Int, rows: Int,
+                            symbols: SymbolClass = .block) -> ThumbnailRequest {
+        ThumbnailRequest(session: session, cellSize: cellSize, page: page, format: .symbols, cells: cells(columns, rows, symbols))
     }
 
     /// Whether the daemon said (in its handshake) that it writes the back-end's format.
@@ -32,8 +35,8 @@ enum TerminalImageRequests {
         }
     }
 
-    private static func cells(_ columns: Int, _ rows: Int) -> TerminalCells {
+    private static func cells(_ columns: Int, _ rows: Int, _ symbols: SymbolClass) -> TerminalCells {
         TerminalCells(columns: min(max(columns, 1), TerminalCells.range.upperBound),
-                      rows: min(max(rows, 1), TerminalCells.range.upperBound))
+                      rows: min(max(rows, 1), TerminalCells.range.upperBound), symbols: SymbolOptions.asked(symbols))
     }
 }

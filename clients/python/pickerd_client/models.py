@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Union
 
+from . import wire
 from .wire import FORMATS, PHOTO_FORMATS, SESSION_CHANGES, SORTS, Frame, MessageType, WireError, decode_payload
 from .errors import Malformed
 
@@ -191,10 +192,15 @@ class Image:
     width: int
     height: int
     data: bytes = field(repr=False)
+    # The symbol class a "symbols" picture was drawn with ("block", "sextant", "ascii", or the number
+    # from a newer server); None unless the request asked for one (PROTOCOL.md, "Symbol classes").
+    symbols: Union[None, str, int] = None
 
     @classmethod
     def from_fields(cls, f: Dict[str, Any]) -> "Image":
-        return cls(format_name(f["format"]), f["width"], f["height"], f["data"])
+        drawn = (f.get("extensions") or {}).get(wire.SYMBOLS_TAG)
+        symbols = wire.SYMBOL_CLASSES.get(drawn[0], drawn[0]) if drawn and len(drawn) == 1 else None
+        return cls(format_name(f["format"]), f["width"], f["height"], f["data"], symbols)
 
     @property
     def text(self) -> str:

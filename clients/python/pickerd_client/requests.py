@@ -79,6 +79,23 @@ def cells_fields(cells: Optional[Tuple[int, int]]) -> Optional[Dict[str, int]]:
     return {"cols": cols, "rows": rows}
 
 
+def symbols_area(symbols: Union[None, str, int], cells: Optional[Dict[str, int]]) -> Dict[int, bytes]:
+    """The extension area asking for a symbol class ("block", "sextant", "ascii", or a number a newer
+    server knows): empty for None. The class goes with cells, so it needs them."""
+    if symbols is None:
+        return {}
+    if cells is None:
+        raise ValueError("symbols= needs cells=(cols, rows)")
+    if isinstance(symbols, bool) or not isinstance(symbols, (str, int)):
+        raise TypeError("symbols is block, sextant, ascii or a number, not %r" % (symbols,))
+    code = wire.SYMBOL_CLASS_CODES.get(symbols) if isinstance(symbols, str) else symbols
+    if code is None:
+        raise ValueError("unknown symbol class %r (block, sextant or ascii)" % (symbols,))
+    if not 0 <= code <= 255:
+        raise ValueError("a symbol class is one byte: %r" % (symbols,))
+    return {wire.SYMBOLS_TAG: bytes([code])}
+
+
 def check_selector(v: Union[str, int]) -> Union[str, int]:
     if isinstance(v, bool) or not isinstance(v, (str, int)):
         raise TypeError("a selector is a name (str) or a 1-based index (int), not %r" % (v,))

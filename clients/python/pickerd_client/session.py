@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, Optional, Tuple, Union
 from . import wire
 from .connection import Pending
 from .models import Event, Image, Photo, PhotoPage, Photos, Selection, SessionState, Thumbnails
-from .requests import Convert, cells_fields, check_selector, format_code, quality_byte
+from .requests import Convert, cells_fields, check_selector, format_code, quality_byte, symbols_area
 from .wire import ErrorCode, MessageType as T
 
 if TYPE_CHECKING:
@@ -110,29 +110,35 @@ class Session:
         return self._call(T.CLEAR_SELECTION, Selection.from_fields)
 
     def _image_request(self, format: Union[str, int], quality: Optional[int], no_cache: bool,
-                       cells: Optional[Tuple[int, int]], convert: Convert) -> Pending:
+                       cells: Optional[Tuple[int, int]], symbols: Union[None, str, int], convert: Convert) -> Pending:
         cf = cells_fields(cells)
         payload = wire.encode_payload(T.GET_IMAGE, session=self.name, format=format_code(format),
                                       quality=quality_byte(quality),
-                                      flags=(1 if no_cache else 0) | (2 if cf else 0), cells=cf)
+                                      flags=(1 if no_cache else 0) | (2 if cf else 0), cells=cf,
+                                      extensions=symbols_area(symbols, cf))
         return self.client.submit(T.GET_IMAGE, payload, convert, none_on=(ErrorCode.NOTHING_SELECTED,))
 
     def image(self, format: Union[str, int] = "png", quality: Optional[int] = None,
-              no_cache: bool = False, *, cells: Optional[Tuple[int, int]] = None) -> Optional[Image]:
+              no_cache: bool = False, *, cells: Optional[Tuple[int, int]] = None,
+              symbols: Union[None, str, int] = None) -> Optional[Image]:
         """The current photo scaled to fit the pane, as an Image; None when nothing is selected.
         ``cells=(cols, rows)``: the terminal to draw in, required by ``format="symbols"``
-        (whose Image has cols x rows as width x height and UTF-8 text as data)."""
-        return self._image_request(format, quality, no_cache, cells, Image.from_fields).result(self.client.timeout)
+        (whose Image has cols x rows as width x height and UTF-8 text as data).
+        ``symbols="block"|"sextant"|"ascii"`` (with cells): the symbols to draw with (the daemon
+        draws block without); the Image's ``symbols`` then names the class drawn."""
+        return self._image_request(format, quality, no_cache, cells, symbols,
+                                   Image.from_fields).result(self.client.timeout)
 
     def get_image(self, format: Union[str, int] = "png", quality: Optional[int] = None,
-                  no_cache: bool = False, *, cells: Optional[Tuple[int, int]] = None, wait: bool = True) -> Any:
+                  no_cache: bool = False, *, cells: Optional[Tuple[int, int]] = None,
+                  symbols: Union[None, str, int] = None, wait: bool = True) -> Any:
         """The current photo's encoded bytes, or None when nothing is selected (the design's nil).
         For ``"sixel"`` and ``"symbols"`` the bytes are UTF-8 terminal text; symbols needs
-        ``cells=(cols, rows)``.
+        ``cells=(cols, rows)`` and takes ``symbols=`` as ``image`` does.
 
         With ``wait=False`` the request is only sent: a Pending is returned, whose ``result()``
         gives the bytes (or None) and whose ``cancel()`` cancels it."""
-        pending = self._image_request(format, quality, no_cache, cells, lambda f: f["data"])
+        pending = self._image_request(format, quality, no_cache, cells, symbols, lambda f: f["data"])
         return pending.result(self.client.timeout) if wait else pending
 
     def thumbnails(self, size: int = 100, page: int = 1) -> Thumbnails:
@@ -144,13 +150,16 @@ class Session:
         return self._call(T.THUMBNAILS, Thumbnails.from_fields, cell_size=size, page=page, flags=1)
 
     def preview(self, width: int = 1920, height: int = 1080, format: Union[str, int] = "jpeg",
-                quality: Optional[int] = None, *, cells: Optional[Tuple[int, int]] = None) -> Image:
+                quality: Optional[int] = None, *, cells: Optional[Tuple[int, int]] = None,
+                symbols: Union[None, str, int] = None) -> Image:
         """The current photo scaled to fit width x height (upscaling allowed), centred on black.
         ``cells=(cols, rows)`` (required by ``format="symbols"``) fits that canvas into a terminal;
-        the flags byte is sent only with cells, so other previews are the older frame."""
+        the flags byte is sent only with cells, so other previews are the older frame.
+        ``symbols=`` as in ``image``."""
         cf = cells_fields(cells)
         return self._call(T.PREVIEW, Image.from_fields, width=width, height=height, format=format_code(format),
-                          quality=quality_byte(quality), flags=2 if cf else 0, cells=cf)
+                          quality=quality_byte(quality), flags=2 if cf else 0, cells=cf,
+                          extensions=symbols_area(symbols, cf))
 
     def events(self, library: bool = False, timeout: Optional[float] = None) -> Iterator[Event]:
         """Subscribe to this session's events (and the library's with ``library=True``) and

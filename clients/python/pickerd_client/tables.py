@@ -160,6 +160,11 @@ PHOTO: Fields = (
     ("bytes", "u64"), ("format", "format"), ("date", "i64"), ("date_source", "u8"))
 IMAGE: Fields = (("format", "format"), ("width", "u32"), ("height", "u32"), ("data", "blob"))
 CELLS: Fields = (("cols", ("range", "u16", 1, MAX_CELLS)), ("rows", ("range", "u16", 1, MAX_CELLS)))
+# Symbol classes of "symbols" pictures (PROTOCOL.md, "Symbol classes"): extension tag 1 of getImage,
+# preview and thumbnails (one byte: the class to draw) and of their replies (the class drawn).
+SYMBOLS_TAG = 1
+SYMBOL_CLASSES = {0: "block", 1: "sextant", 2: "ascii"}
+SYMBOL_CLASS_CODES = {name: code for code, name in SYMBOL_CLASSES.items()}
 # An EXIF rational: 0/0 is unknown.
 RATIONAL = ("struct", (("numerator", "u32"), ("denominator", "u32")))
 SESSION_ONLY: Fields = (("session", "string"),)
@@ -207,11 +212,12 @@ MESSAGES: Dict[int, Tuple[str, Fields]] = {
         ("photos", ("list", ("struct", PHOTO))),
         # Only when the request set flags bit 0: the rows known broken, with why.
         ("broken", ("tail", ("list", ("struct", (("index", "u32"), ("reason", "string")))))))),
-    # flags bit 1: the terminal cell size follows (symbols/sixel output).
+    # flags bit 1: the terminal cell size follows (symbols/sixel output); the extension area may
+    # carry the symbol class (SYMBOLS_TAG), as the reply's carries the class drawn.
     T.GET_IMAGE: ("getImage", (
         ("session", "string"), ("format", "format"), ("quality", "u8"), ("flags", "u8"),
-        ("cells", ("if_flag", 2, CELLS)))),
-    T.IMAGE: ("image", IMAGE),
+        ("cells", ("if_flag", 2, CELLS)), ("extensions", "extensions"))),
+    T.IMAGE: ("image", IMAGE + (("extensions", "extensions"),)),
     # photo: None (kind 0) for the session's current photo. Later fields: the extension area.
     T.PHOTO_INFO: ("photoInfo", (("session", "string"), ("photo", "opt_selector"), ("extensions", "extensions"))),
     T.PHOTO_INFO_REPLY: ("photoInfoReply", (
@@ -229,19 +235,22 @@ MESSAGES: Dict[int, Tuple[str, Fields]] = {
     # flags bit 2: an output format follows; bit 1: the terminal cells (sixel/symbols pages).
     T.THUMBNAILS: ("thumbnails", (
         ("session", "string"), ("cell_size", "u32"), ("page", "u32"), ("flags", "u8"),
-        ("output", ("if_flag", 4, (("format", "format"),))), ("cells", ("if_flag", 2, CELLS)))),
+        ("output", ("if_flag", 4, (("format", "format"),))), ("cells", ("if_flag", 2, CELLS)),
+        ("extensions", "extensions"))),
     T.THUMBNAILS_REPLY: ("thumbnailsReply", (
         ("width", "u32"), ("height", "u32"), ("cell_size", "u32"), ("spacing", "u32"),
         ("padding", "u32"), ("columns", "u32"), ("rows", "u32"), ("page", "u32"), ("pages", "u32"),
         ("cells", ("list", ("struct", (
             ("index", "u32"), ("name", "string"), ("x", "u32"), ("y", "u32"), ("size", "u32"),
             ("flags", "u8"))))),
-        ("image", ("optional", IMAGE)))),
+        ("image", ("optional", IMAGE)), ("extensions", "extensions"))),
     T.PREVIEW: ("preview", (
         ("session", "string"), ("width", "u32"), ("height", "u32"), ("format", "format"),
         ("quality", "u8"),
-        # Optional trailing flags (+ cells on bit 1): sent only when cells follow.
-        ("trailing", ("trailing", 2, (("flags", "u8"), ("cells", ("if_flag", 2, CELLS))))))),
+        # Optional trailing flags (+ cells on bit 1): sent only when cells follow; the extension
+        # area (the symbol class) comes after them, so only with cells.
+        ("trailing", ("trailing", 2, (("flags", "u8"), ("cells", ("if_flag", 2, CELLS))))),
+        ("extensions", "extensions"))),
     T.SUBSCRIBE: ("subscribe", (("session", "string"), ("flags", "u8"))),
     T.SUBSCRIBED: ("subscribed", (("session", "string"), ("flags", "u8"))),
     T.CANCEL: ("cancel", (("request_id", "u32"),)),

@@ -242,6 +242,26 @@ class SessionTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             s.get_image("symbols", cells=80)
 
+    def test_symbol_classes(self):
+        """PROTOCOL.md, "Symbol classes": the class asked is drawn and named in the reply."""
+        album = album_with(self.c)
+        s = self.new_session(640, 480)
+        s.select_album(album.name)
+        s.next()
+        self.assertIsNone(s.image("symbols", cells=(40, 12)).symbols)  # not asked: block, no entry
+        text = re.sub("\x1b\\[[0-9;]*m", "", s.image("symbols", cells=(40, 12)).text)
+        self.assertTrue(all(c in " \n" or 0x2580 <= ord(c) <= 0x259F for c in text), set(text))
+        ascii_image = s.image("symbols", cells=(40, 12), symbols="ascii")
+        self.assertEqual(ascii_image.symbols, "ascii")
+        self.assertTrue(all(0x0A == b or 0x20 <= b < 0x7F or b == 0x1B for b in ascii_image.data))
+        self.assertEqual(s.preview(320, 200, format="symbols", cells=(60, 20), symbols="sextant").symbols, "sextant")
+        self.assertEqual(s.image("symbols", cells=(40, 12), symbols=200).symbols, "block")  # unknown: block
+        self.assertIsInstance(s.get_image("symbols", cells=(40, 12), symbols="block"), bytes)
+        with self.assertRaises(ValueError):
+            s.image("symbols", cells=(40, 12), symbols="braille")
+        with self.assertRaises(ValueError):
+            s.image("symbols", symbols="ascii")  # the class goes with cells
+
 
 if __name__ == "__main__":
     unittest.main()

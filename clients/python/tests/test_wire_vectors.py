@@ -70,9 +70,9 @@ class ProtocolVectorTest(unittest.TestCase):
         T = wire.MessageType.PREVIEW
         base = dict(session="main", width=1920, height=1080, format=wire.Format.JPEG, quality=0)
         old = wire.encode_payload(T, base)
-        self.assertEqual(wire.decode_payload(T, old), dict(base, flags=0, cells=None))
-        self.assertEqual(wire.decode_payload(T, old + b"\x00"), dict(base, flags=0, cells=None))
-        cells = dict(base, format=wire.Format.SYMBOLS, flags=2, cells={"cols": 120, "rows": 40})
+        self.assertEqual(wire.decode_payload(T, old), dict(base, flags=0, cells=None, extensions={}))
+        self.assertEqual(wire.decode_payload(T, old + b"\x00"), dict(base, flags=0, cells=None, extensions={}))
+        cells = dict(base, format=wire.Format.SYMBOLS, flags=2, cells={"cols": 120, "rows": 40}, extensions={})
         self.assertEqual(wire.encode_payload(T, cells), old[:-2] + b"\x07\x00\x02\x00\x78\x00\x28")
         self.assertEqual(wire.decode_payload(T, wire.encode_payload(T, cells)), cells)
         for bad in (0, 1001):
