@@ -102,6 +102,13 @@ struct PortalSetupTests {
         #expect(doctor.exitCode == 5, "daemon down: \(doctor)")
         let report = try JSONSerialization.jsonObject(with: doctor.stdout) as? [String: Any] ?? [:]
         #expect(report["file_chooser"] as? String == "pickerd" && report["rules"] as? String == "portals.conf", "\(report)")
+        #expect(report["not_linked"] == nil, "\(report)")
+
+        // A backend installed after setup: doctor names it, setup again links it.
+        try "[portal]\nDBusName=org.x.kde\nInterfaces=org.freedesktop.impl.portal.Screenshot;\nUseIn=KDE\n"
+            .write(to: home.directory.appendingPathComponent("fake/share/xdg-desktop-portal/portals/kde.portal"), atomically: true, encoding: .utf8)
+        #expect(try await home.ctl(["portal", "doctor"], env).stdoutText.contains("not linked:     kde.portal"))
+        #expect(try await home.ctl(["portal", "setup"], env).stdoutText.contains("linked       " + home.userPortals.path + "/kde.portal"))
 
         let remove = try await home.ctl(["portal", "remove"], env)
         #expect(remove.exitCode == 0, "\(remove)")

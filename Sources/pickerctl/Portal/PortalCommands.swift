@@ -43,7 +43,7 @@ let portalCommands: [CommandSpec] = [
             Output.line("check:  pickerctl portal doctor")
             Output.line("undo:   pickerctl portal remove")
         }
-        if inv.flag("--restart") && !dryRun { restartFrontend(env) }
+        if inv.flag("--restart") && !dryRun { try restartFrontend(env) }
     },
     CommandSpec(words: ["portal", "doctor"], summary: "say which backend answers FileChooser and what to fix",
                 details: """
@@ -87,21 +87,20 @@ let portalCommands: [CommandSpec] = [
             for folder in folders { Output.line("removed      \(folder)/") }
             if !changes.isEmpty { Output.line("apply:  " + applyHint) }
         }
-        if inv.flag("--restart") && !dryRun && !changes.isEmpty { restartFrontend(env) }
+        if inv.flag("--restart") && !dryRun && !changes.isEmpty { try restartFrontend(env) }
     },
 ]
 
 /// `systemctl --user daemon-reload`, then `try-restart` of the frontend (started only if it ran).
-private func restartFrontend(_ env: PortalEnvironment) {
+/// - Throws: exit 1 when systemctl is missing or fails (the files are written all the same).
+private func restartFrontend(_ env: PortalEnvironment) throws(CLIError) {
     guard let systemctl = ChildOutput.find("systemctl", in: env["PATH"] ?? "/usr/bin:/bin") else {
-        Output.error("systemctl not found: restart the frontend yourself")
-        return
+        throw CLIError(message: "systemctl not found: restart the frontend yourself", exitCode: .failure)
     }
     let childEnv = env.variables.map { "\($0.key)=\($0.value)" }
     for args in [["--user", "daemon-reload"], ["--user", "try-restart", "xdg-desktop-portal.service"]] {
-        if ChildOutput.run(systemctl, args, environment: childEnv) == nil {
-            Output.error("systemctl \(args.joined(separator: " ")) failed: run it yourself")
-            return
+        guard ChildOutput.run(systemctl, args, environment: childEnv) != nil else {
+            throw CLIError(message: "systemctl \(args.joined(separator: " ")) failed: the files are written; run \(applyHint)", exitCode: .failure)
         }
     }
 }

@@ -56,6 +56,14 @@ struct PortalDoctor {
         add("portal files", choice.folders.joined(separator: ", ") + ": "
                 + (choice.backends.isEmpty ? "none" : choice.backends.map(\.name).joined(separator: ", ")),
             key: "portal_files", .array(choice.backends.map { .string($0.path) }))
+        if choice.folders == [env.userPortalFolder] {
+            let linked = Set(choice.backends.map(\.name))
+            let missing = PortalFiles.names(in: frontend.systemPortalFolder).filter { $0.hasSuffix(".portal") && !linked.contains(String($0.dropLast(7))) }
+            if !missing.isEmpty {
+                add("not linked", missing.joined(separator: ", ") + " (installed since setup: run pickerctl portal setup again)",
+                    key: "not_linked", .array(missing.map { .string($0) }))
+            }
+        }
         let answering = choice.result.backend
         add("FileChooser", (answering.map { "\($0.name) (\($0.path))" } ?? "nobody") + ": " + choice.result.reason,
             key: "file_chooser", .optional(answering?.name))

@@ -9,6 +9,10 @@ struct RunningFrontend {
     /// Asks the bus for the owner's pid (`GetConnectionUnixProcessID`, which activates nothing),
     /// with gdbus or dbus-send; nil when no frontend runs or there is no session bus.
     static func find(_ env: PortalEnvironment) -> RunningFrontend? {
+        // No bus named and none at the usual place: ask nothing (GLib would try to autolaunch one).
+        guard env["DBUS_SESSION_BUS_ADDRESS"] != nil || env["XDG_RUNTIME_DIR"].map({ PortalFiles.kind($0 + "/bus") != .missing }) == true else {
+            return nil
+        }
         let path = env["PATH"] ?? "/usr/bin:/bin"
         let childEnv = ["PATH=" + path] + ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "HOME"].compactMap { k in env[k].map { "\(k)=\($0)" } }
         var out: String?
