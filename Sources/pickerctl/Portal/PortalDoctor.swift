@@ -77,7 +77,7 @@ struct PortalDoctor {
         }
         checkActivation(env)
         switch daemon() {
-        case .success(let version): add("daemon", "pickerd \(version) answers", key: "daemon", .bool(true))
+        case .success(let version): add("daemon", "\(version) answers", key: "daemon", .bool(true))
         case .failure(let error):
             add("daemon", "does not answer: \(error.message)", key: "daemon", .bool(false))
             fail("pickerd does not answer on its socket: systemctl --user enable --now pickerd.socket (or start pickerd)", .unreachable)
