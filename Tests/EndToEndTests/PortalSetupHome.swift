@@ -53,8 +53,16 @@ struct PortalSetupHome {
         try FileManager.default.createDirectory(at: portalDir, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("libexec"), withIntermediateDirectories: true)
         let binary = prefix.appendingPathComponent("libexec/xdg-desktop-portal")
-        try "#!/bin/sh\necho 'xdg-desktop-portal \(version)'\n".write(to: binary, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary.path)
+        // Written through a close-on-exec descriptor: one a child spawned by a parallel test inherited
+        // would keep the script open for writing, and running it would fail with ETXTBSY.
+        let fd = open(binary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        let script = Array("#!/bin/sh\necho 'xdg-desktop-portal \(version)'\n".utf8)
+        let written = script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == script.count else { throw CocoaError(.fileWriteUnknown) }
+        // And should a fork still catch it open: wait until it runs.
+        for _ in 0..<200 where (try? runProcessBlocking(binary.path, ["--version"]).exitCode) != 0 { usleep(50_000) }
         for (name, useIn) in portals {
             try "[portal]\nDBusName=org.freedesktop.impl.portal.desktop.\(name)\nInterfaces=org.freedesktop.impl.portal.FileChooser;org.freedesktop.impl.portal.AppChooser;\nUseIn=\(useIn)\n"
                 .write(to: portalDir.appendingPathComponent("\(name).portal"), atomically: true, encoding: .utf8)
