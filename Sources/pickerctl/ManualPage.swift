@@ -32,6 +32,10 @@ enum ManualPage {
         page.item("PICKER_SOCKET", "the daemon's socket when --socket is not given")
         page.item("PICKER_SESSION", "the session when --session is not given (else 'default')")
         page.item("XDG_RUNTIME_DIR", "the socket is $XDG_RUNTIME_DIR/pickerd.sock when neither of the above says otherwise")
+        page.item("XDG_CONFIG_HOME, XDG_DATA_HOME", "where portal setup writes (default ~/.config, ~/.local/share)")
+        page.item("XDG_CURRENT_DESKTOP", "the desktops portal doctor and setup go by (the frontend's own rules)")
+        page.item("PICKERD_PORTAL_FRONTEND", "the xdg-desktop-portal frontend portal setup and doctor look at "
+                  + "(default /usr/libexec/xdg-desktop-portal, else /usr/lib/xdg-desktop-portal)")
         page.section("Examples")
         page.example("""
             pickerctl session new --width 800 --height 600 --exist-ok
@@ -39,9 +43,10 @@ enum ManualPage {
             pickerctl toggle --index 1
             pickerctl selection --paths -0 | xargs -0 cp -t ~/picked
             source <(pickerctl completions bash)
+            pickerctl portal setup && pickerctl portal doctor
             """)
         page.section("See also")
-        page.paragraph("pickerd(1); docs/PROTOCOL.md for the wire protocol.")
+        page.paragraph("pickerd(1), pickerd-portal(1); docs/PROTOCOL.md for the wire protocol, docs/PORTAL.md for the desktop's photo chooser.")
         return page.roff
     }
 

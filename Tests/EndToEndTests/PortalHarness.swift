@@ -67,16 +67,25 @@ final class PortalHarness: @unchecked Sendable {
     /// (`XDG_DESKTOP_PORTAL_DIR`) and choosing it by `UseIn` (`XDG_CURRENT_DESKTOP=pickerd`, as the
     /// 1.16 drop-in sets it). Returns once it owns org.freedesktop.portal.Desktop (NameHasOwner does
     /// not activate anything; this bus has no activatable services at all).
-    func startFrontend() async throws {
-        let portals = directory.appendingPathComponent("portals")
-        try FileManager.default.createDirectory(at: portals, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: TestEnvironment.packageRoot.appendingPathComponent("contrib/portal/pickerd.portal"),
-                                         to: portals.appendingPathComponent("pickerd.portal"))
+    /// - Parameter setup: the command line and variables to start it with instead (what
+    ///   `pickerctl portal setup`'s drop-in gives systemd); `-r -v` are appended to the command.
+    func startFrontend(setup: (command: [String], environment: [String: String])? = nil) async throws {
         var env = environment
-        env["XDG_DESKTOP_PORTAL_DIR"] = portals.path
-        env["XDG_CURRENT_DESKTOP"] = "pickerd"
+        var command = [Self.frontend]
+        if let setup {
+            env.merge(setup.environment) { _, given in given }
+            command = setup.command
+        } else {
+            let portals = directory.appendingPathComponent("portals")
+            try FileManager.default.createDirectory(at: portals, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: TestEnvironment.packageRoot.appendingPathComponent("contrib/portal/pickerd.portal"),
+                                             to: portals.appendingPathComponent("pickerd.portal"))
+            env["XDG_DESKTOP_PORTAL_DIR"] = portals.path
+            env["XDG_CURRENT_DESKTOP"] = "pickerd"
+        }
         let log = directory.appendingPathComponent("frontend.log")
-        frontendPID = try spawnProcess(Self.frontend, ["-r", "-v"], environment: env, stdin: "/dev/null", stdout: log.path, stderr: log.path)
+        frontendPID = try spawnProcess(command[0], Array(command.dropFirst()) + ["-r", "-v"], environment: env,
+                                       stdin: "/dev/null", stdout: log.path, stderr: log.path)
         try await waitUntil("the frontend to own org.freedesktop.portal.Desktop", within: 60,
                             seen: { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }) {
             try await self.gdbus(["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
