@@ -92,4 +92,31 @@ import Testing
         }
         #expect(changed.sorted() == Self.bombs.map { "hostile/\($0.0)" }.sorted(), "\(changed)")
     }
+
+    /// An `image_too_large` mark may depend on `--max-megapixels`, so it is not written to the index:
+    /// after a restart the photo is unmarked until its next decode finds it again (a corrupt file's
+    /// mark is kept: `BrokenPhotoTests.brokenMarkIsKeptAcrossARestartInTheLibraryIndex`).
+    @Test func aTooLargeMarkIsFoundAgainAfterARestartNotRestored() async throws {
+        let library = try await TemporaryLibrary()
+        let file = Self.bombs[0].0
+        try library.add(Self.regressions.appendingPathComponent(file), album: "hostile")
+        let daemon = try await LiveDaemon(library: library.url, extraArguments: ["--no-prefetch", "--no-shared-thumbnails"])
+        defer { daemon.stopBlocking() }
+        func open() async throws {
+            _ = try await daemon.ctl("session", "new", "b", "--width", "640", "--exist-ok")
+            _ = try await daemon.ctl("select-album", "hostile", session: "b")
+            _ = try await daemon.ctl("select-photo", file, session: "b")
+        }
+        try await open()
+        await #expect(try daemon.ctl("get-image", "--no-cache", "-o", "/dev/null", session: "b").exitCode == 1)
+        #expect(try await rows(daemon, "b")[file]?["broken"] != nil)
+        try await Task.sleep(nanoseconds: 1_500_000_000)  // the watcher's turn that would write marks
+        await #expect(daemon.stop() == 0)
+        try await daemon.start()
+        try await open()
+        #expect(try await rows(daemon, "b")[file]?["broken"] == nil, "restored from the index")
+        await #expect(try daemon.ctl("get-image", "--no-cache", "-o", "/dev/null", session: "b").exitCode == 1)
+        let reason = try await rows(daemon, "b")[file]?["broken"] as? String ?? ""
+        #expect(reason.contains(Self.bombs[0].1.first?.1 ?? "?"), "\(reason)")
+    }
 }
