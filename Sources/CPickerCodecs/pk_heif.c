@@ -248,6 +248,18 @@ static int pk_heif_decode_handle(const struct heif_image_handle *handle, int as_
         if (img) heif_image_release(img);
         return pk_heif_fail(err, "cannot decode the picture", msg);
     }
+    /* libheif 1.15 trusts the bitstream over `ispe`: a 512x512 item whose HEVC picture is 8000x8000
+     * decodes at 8000x8000 (the cap and the estimates were judged on 512x512). The decode is done
+     * (in a worker its memory cap bounds it), but the picture is refused: as for grids, up to twice
+     * the declared area (irot swaps sides, clap crops). */
+    int w = heif_image_get_primary_width(img), h = heif_image_get_primary_height(img);
+    int dw = heif_image_handle_get_width(handle), dh = heif_image_handle_get_height(handle);
+    uint64_t declared = (uint64_t)(dw > 0 ? dw : 0) * (uint64_t)(dh > 0 ? dh : 0);
+    if ((uint64_t)(w > 0 ? w : 0) * (uint64_t)(h > 0 ? h : 0) > 2 * declared + 65536) {
+        heif_image_release(img);
+        if (msg) snprintf(msg, PK_MSG_LEN, "image too large: its picture decodes to %dx%d, not the %dx%d it declares", w, h, dw, dh);
+        return PK_TOO_LARGE;
+    }
     int status = pk_heif_copy(img, alpha ? 4 : 3, out, msg);
     heif_image_release(img);
     return status;

@@ -32,9 +32,11 @@ import Testing
         #expect(marks.reason(for: Self.version(size: 10, mtime: 2)) == nil)
     }
 
+    /// What reaches `record` is the decoder's failure (`PictureDecoding.decode(_:_:markingBrokenIn:newlyBroken:)`);
+    /// the work budget's `image_too_large` is raised before any decode and never gets here.
     @Test func failuresThatAreNotTheFilesFaultMarkNothing() {
         let marks = BrokenPhotos()
-        for code in [ErrorCode.ioError, .imageTooLarge, .cancelled, .tooBusy, .internal, .noSuchPhoto] {
+        for code in [ErrorCode.ioError, .cancelled, .tooBusy, .internal, .noSuchPhoto] {
             #expect(!marks.record(PickerError(code, "c.jpg: no"), version: Self.version(size: 10), photo: Self.photo("c.jpg")))
         }
         #expect(marks.reason(for: Self.version(size: 10)) == nil)
@@ -52,5 +54,15 @@ import Testing
         restarted.restore(taken)
         #expect(restarted.reason(for: Self.version(size: 10)) == "corrupt JPEG data: bad Huffman table")
         #expect(restarted.takeUnsaved().isEmpty, "restored marks are in the index already")
+    }
+
+    /// The decoder's `image_too_large` (a HEIF grid over the cap, a worker at its memory cap) marks the
+    /// photo, in memory only: the reason may depend on `--max-megapixels`, so it is not for the index.
+    @Test func aTooLargeDecodeMarksThePhotoButIsNotHandedToTheIndex() {
+        let marks = BrokenPhotos()
+        let error = PickerError(.imageTooLarge, "g.heic: image too large: a grid of 40000 tiles (40000 references) exceeds 1024 tiles")
+        #expect(marks.record(error, version: Self.version(size: 10), photo: Self.photo("g.heic")))
+        #expect(marks.reason(for: Self.version(size: 10)) == "image too large: a grid of 40000 tiles (40000 references) exceeds 1024 tiles")
+        #expect(marks.takeUnsaved().isEmpty)
     }
 }

@@ -5,6 +5,9 @@ Takes one HEVC tile (hvcC + bitstream) from a small HEIC that heif-enc makes, an
   grid_output_bomb.heic  ispe says 512x512; the grid descriptor says 16384x16384 from 1x1 tiles
                          (libheif composes the grid's own size: 268 Mpx)
   grid_tiles_bomb.heic   ispe 512x512, a 200x200 grid (12800x12800): 40,000 references to one tile
+  ispe_lie.heic          one 8000x8000 HEVC picture (a flat colour, 15 kB) whose ispe says 512x512:
+                         libheif 1.15 decodes the bitstream's size (fuzz/regressions/image/
+                         heic-ispe-512-codes-8000x8000.heic; stopped at the decoder worker's memory cap)
 Usage: make_heif_grid_bombs.py OUTDIR   (needs heif-enc from libheif-examples)
 """
 import os, struct, subprocess, sys, tempfile, zlib
@@ -84,10 +87,19 @@ def main():
         subprocess.run(["heif-enc", "-q", "30", "-o", f"{tmp}/t.heic", f"{tmp}/t.png"],
                        check=True, stdout=subprocess.DEVNULL)
         hvcc, tile = tile_from_heic(f"{tmp}/t.heic")
+        side = 8000
+        big = zlib.compress((b"\0" + bytes((90, 140, 200)) * side) * side, 9)
+        open(f"{tmp}/big.png", "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)) +
+                                          chunk(b"IDAT", big) + chunk(b"IEND", b""))
+        subprocess.run(["heif-enc", "-q", "5", "-o", f"{tmp}/big.heic", f"{tmp}/big.png"], check=True, stdout=subprocess.DEVNULL)
+        lie = bytearray(open(f"{tmp}/big.heic", "rb").read())
+        at = lie.find(b"ispe")
+        lie[at + 8:at + 16] = struct.pack(">II", 512, 512)
     files = {
         "grid_output_bomb.heic": grid_file(hvcc, tile, 1, 1, 16384, 16384),
         "grid_tiles_bomb.heic": grid_file(hvcc, tile, 200, 200, 12800, 12800),
         "grid_honest.heic": grid_file(hvcc, tile, 2, 2, 128, 128, 128, 128),
+        "ispe_lie.heic": bytes(lie),
     }
     for name, data in files.items():
         open(os.path.join(outdir, name), "wb").write(data)

@@ -212,10 +212,18 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios):
         if hasattr(self, "mem"):
             m = self.mem
             mb = lambda kb: f"{kb / 1024:.1f}"
-            L.append(f"| peak RSS serving a 24 MP JPEG (MiB) | 3 | {mb(m['hwm'])} (base {mb(m['base'])}) "
-                     f"| {mb(m['vips'])} | {mb(m['convert'])} | {mb(m['pillow'])} (whole process) "
-                     f"| **{m['hwm'] / m['vips']:.2f}x** | {m['hwm'] / m['convert']:.2f}x "
-                     f"| {m['hwm'] / m['pillow']:.2f}x | |")
+            worker_cell = lambda w: (f"{mb(w['total'])} (daemon VmHWM {mb(w['hwm'])}, base {mb(w['base'])}; "
+                                     f"workers' peak private {mb(w['worker_private'])}, Pss {mb(w['worker_pss'])}; "
+                                     f"{w['workers']} workers, {w['replaced']} killed and replaced)")
+            L.append(f"| peak RSS serving a 24 MP JPEG (MiB), daemon + decoder workers, --no-prefetch | 3 "
+                     f"| {worker_cell(m)} | {mb(m['vips'])} | {mb(m['convert'])} | {mb(m['pillow'])} (whole process) "
+                     f"| **{m['total'] / m['vips']:.2f}x** | {m['total'] / m['convert']:.2f}x "
+                     f"| {m['total'] / m['pillow']:.2f}x | |")
+            if hasattr(self, "mem_prefetch"):
+                q = self.mem_prefetch
+                L.append(f"| the same with prefetch on (default: the album's 24 MP PNG, progressive JPEG, WebP "
+                         f"decoded too) | 3 | {worker_cell(q)} | {mb(m['vips'])} | | "
+                         f"| {q['total'] / m['vips']:.2f}x | | | |")
             bound = m["base16"] + 16 * 1024 + m["one"]
             L.append(f"| RSS after {m['requests']} different requests, --cache-mb 16 (MiB) | 1 "
                      f"| {mb(m['after200'])} (base {mb(m['base16'])}, peak {mb(m['hwm200'])}) | | | "

@@ -106,7 +106,7 @@ public enum DecoderWorker {
         case .spin: pk_sandbox_spin()
         case .allocate:
             if pk_sandbox_allocate(8 << 30) != 0 {
-                throw PickerError(.imageTooLarge, "\(photoName): not enough memory to process the image")
+                throw CodecResult.noMemory(photoName: photoName)
             }
         case .open:
             let fd = pk_sandbox_try_open("/etc/passwd")

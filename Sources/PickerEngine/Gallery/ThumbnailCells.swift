@@ -43,8 +43,8 @@ final class ThumbnailCells: Sendable {
     }
 
     /// Reads the photo (under a reservation of the work budget) and makes its cell from the first
-    /// source that serves; a decode failure is logged, recorded in `library.broken` (the sheet
-    /// draws the broken tile there) and in the shared store's failure folder.
+    /// source that serves; a failure is logged and becomes a placeholder, and one that marked the
+    /// photo broken (`decodeCell`) is recorded in the shared store's failure folder too.
     private func make(_ open: OpenPhoto, size: Int, newlyBroken: (Photo) -> Void) -> PixelImage {
         let photo = open.photo
         let absolutePath = LibraryPath.join(library.snapshot.rootRealPath, photo.relativePath)
@@ -56,12 +56,15 @@ final class ThumbnailCells: Sendable {
             let estimate = WorkEstimate.thumbnailCell(header: photo.header, fileBytes: fileBytes,
                                                       box: max(size, flavor?.rawValue ?? 0), maxPixels: maxPixels)
             return try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> PixelImage in
-                try makeFromSources(open, size: size, flavor: flavor, absolutePath: absolutePath, memory: estimate)
+                try makeFromSources(open, size: size, flavor: flavor, absolutePath: absolutePath, memory: estimate,
+                                    newlyBroken: newlyBroken)
             }
         } catch {
             Log.error("thumbnail for \(photo.relativePath): \(error.message)")
-            if library.broken.record(error, version: open.version, photo: photo) { newlyBroken(photo) }
-            shared?.recordFailure(absolutePath: absolutePath, mtime: open.status.mtimeSeconds)
+            // Only a decode that found the file broken is a failure worth remembering in the shared store.
+            if library.broken.reason(for: open.version) != nil {
+                shared?.recordFailure(absolutePath: absolutePath, mtime: open.status.mtimeSeconds)
+            }
             return placeholder(size)
         }
     }
@@ -69,8 +72,8 @@ final class ThumbnailCells: Sendable {
     /// The cell's sources in order (issue 14 item 5): the file's own thumbnail when it covers the
     /// cell with the picture's aspect (it costs no decode of the picture), then the shared
     /// freedesktop thumbnail at the flavor covering the cell, then a shrink-on-load decode.
-    private func makeFromSources(_ open: OpenPhoto, size: Int, flavor: ThumbnailFlavor?,
-                                 absolutePath: String, memory: Int) throws(PickerError) -> PixelImage {
+    private func makeFromSources(_ open: OpenPhoto, size: Int, flavor: ThumbnailFlavor?, absolutePath: String,
+                                 memory: Int, newlyBroken: (Photo) -> Void) throws(PickerError) -> PixelImage {
         let photo = open.photo
         let box = PixelSize(width: size, height: size)
         // Only the start of a file that can carry a thumbnail is read before the shared store.
@@ -92,25 +95,29 @@ final class ThumbnailCells: Sendable {
            let cell = crop(thumb, to: box) {
             return cell
         }
-        return try decodeCell(open, size: size, flavor: flavor, absolutePath: absolutePath, memory: memory)
+        return try decodeCell(open, size: size, flavor: flavor, absolutePath: absolutePath, memory: memory,
+                              newlyBroken: newlyBroken)
     }
 
-    /// Decodes the photo into a cell (and the shared thumbnail, when there is a store).
+    /// Decodes the photo into a cell (and the shared thumbnail, when there is a store); a decoder
+    /// failure that means the photo cannot be shown marks it broken (the sheet draws the broken tile).
     private func decodeCell(_ open: OpenPhoto, size: Int, flavor: ThumbnailFlavor?, absolutePath: String,
-                            memory: Int) throws(PickerError) -> PixelImage {
+                            memory: Int, newlyBroken: (Photo) -> Void) throws(PickerError) -> PixelImage {
         let photo = open.photo
         if let shared, let flavor {
             // The shared thumbnail: fit in the flavor's box, never upscaled.
             let fit = FitTarget(maxWidth: flavor.rawValue, maxHeight: flavor.rawValue, allowUpscale: false)
             let thumb = try decoder.decode(open, DecodeRequest(plan: .fitted(fit), photoName: photo.fileName,
-                                                               maxPixels: maxPixels, memoryBytes: memory))
+                                                               maxPixels: maxPixels, memoryBytes: memory),
+                                           markingBrokenIn: library.broken, newlyBroken: newlyBroken)
             shared.store(thumb, absolutePath: absolutePath, mtime: open.status.mtimeSeconds,
                          fileSize: open.status.size, flavor: flavor)
             return crop(thumb, to: PixelSize(width: size, height: size)) ?? placeholder(size)
         }
         // Decoded and cropped where it is decoded (HEIF's thumbnail item is taken when it covers the cell).
         return try decoder.decode(open, DecodeRequest(plan: .cell(size: size), photoName: photo.fileName,
-                                                      maxPixels: maxPixels, memoryBytes: memory))
+                                                      maxPixels: maxPixels, memoryBytes: memory),
+                                  markingBrokenIn: library.broken, newlyBroken: newlyBroken)
     }
 
     /// Scales to fill the box and crops the centre; RGBA is flattened on the grid background.

@@ -42,10 +42,23 @@ enum CodecResult {
         case PK_CANCELLED.rawValue:
             return PickerError(.cancelled, "\(photoName): cancelled")
         case PK_NO_MEMORY.rawValue:
-            return PickerError(.imageTooLarge, "\(photoName): not enough memory to process the image")
+            return noMemory(photoName: photoName)
         default:
             return PickerError(.internal, "\(photoName): internal image error: \(detail)")
         }
+    }
+
+    /// The words of an allocation that failed while decoding (in a worker: at its memory cap).
+    static let noMemoryWords = "not enough memory to process the image"
+
+    /// The error of an allocation that failed while decoding `photoName`.
+    static func noMemory(photoName: String) -> PickerError {
+        PickerError(.imageTooLarge, "\(photoName): \(noMemoryWords)")
+    }
+
+    /// `error` is `noMemory`'s, for a caller that can say which limit was met.
+    static func isNoMemory(_ error: PickerError) -> Bool {
+        error.code == .imageTooLarge && error.message.hasSuffix(noMemoryWords)
     }
 
     /// `text` without `prefix` in front (compared ignoring case), so a C message that already

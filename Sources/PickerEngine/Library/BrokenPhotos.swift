@@ -15,9 +15,27 @@ public final class BrokenPhotos: Sendable {
 
     public init() {}
 
-    /// The errors that mean the file itself cannot be shown (not a busy daemon or a cancelled job).
+    /// Whether a failure *of the decoder* (`PictureDecoding.decode(_:_:markingBrokenIn:newlyBroken:)`,
+    /// the only caller that records) means the file itself cannot be shown:
+    /// - `corrupt_image`: its bytes do not decode, or its decoder worker was stopped (a crash, a
+    ///   call the sandbox forbids, its CPU deadline, an answer that does not parse);
+    /// - `unsupported_image`: a variant the decoders do not read;
+    /// - `image_too_large`: its own bytes exceed a cap — a declared size or a HEIF grid over
+    ///   `--max-megapixels` or over twice what its `ispe` declares, more than 1024 grid tiles, a
+    ///   worker's allocation refused at its memory cap (192 MiB plus twice the job's estimate, which
+    ///   comes from the file's own header), a file over 100 MiB.
+    /// Not: `cancelled` (a cancel, a superseded job), `io_error` (a read that may work next time),
+    /// `internal`, `too_busy`. The work budget's refusal of a job larger than `--memory-mb` is also
+    /// `image_too_large` but is raised before the decode and never reaches here.
     static func marksBroken(_ error: PickerError) -> Bool {
-        error.code == .corruptImage || error.code == .unsupportedImage
+        error.code == .corruptImage || error.code == .unsupportedImage || error.code == .imageTooLarge
+    }
+
+    /// Whether a mark is written to the library index. An `image_too_large` reason may depend on
+    /// the daemon's settings (`--max-megapixels`), so it is kept in memory only: each start finds it
+    /// again with the cap then in force, as the header check does for a declared size.
+    static func persists(_ error: PickerError) -> Bool {
+        error.code != .imageTooLarge
     }
 
     /// Remembers `error` as the reason `version` cannot be shown, when it is a decode failure.
@@ -30,7 +48,7 @@ public final class BrokenPhotos: Sendable {
             if marks.count >= Self.capacity { marks = [:] }
             return marks.updateValue(reason, forKey: version) == nil
         }
-        if isNew {
+        if isNew && Self.persists(error) {
             unsaved.withLock { $0.append(BrokenMark(path: photo.relativePath, version: version, reason: reason)) }
         }
         return isNew

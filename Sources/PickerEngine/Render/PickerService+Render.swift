@@ -32,9 +32,8 @@ extension PickerService {
         return try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
             let request = DecodeRequest(plan: .fitted(fit), photoName: photo.fileName,
                                         maxPixels: configuration.maxPixels, memoryBytes: estimate)
-            let out = try markingFailures(open) { () throws(PickerError) -> RenderedImage in
-                try ImageRenderer.encode(try decoder.decode(open, request), photoName: photo.fileName, output: output)
-            }
+            let out = try ImageRenderer.encode(try decodeMarkingBroken(open, request), photoName: photo.fileName,
+                                               output: output)
             return EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
         }
     }
@@ -49,9 +48,7 @@ extension PickerService {
             let fit = FitTarget(maxWidth: width, maxHeight: height, allowUpscale: true)
             let decode = DecodeRequest(plan: .fitted(fit), photoName: photo.fileName,
                                        maxPixels: configuration.maxPixels, memoryBytes: estimate)
-            let picture = try markingFailures(open) { () throws(PickerError) -> PixelImage in
-                try decoder.decode(open, decode)
-            }
+            let picture = try decodeMarkingBroken(open, decode)
             var canvas = try Compositor.canvas(PixelSize(width: width, height: height), colour: .black)
             let at = FitMath.centred(picture.size, in: canvas.size)
             Compositor.draw(picture, onto: &canvas, x: at.x, y: at.y)

@@ -1,7 +1,8 @@
 import PickerProtocol
 
-/// Broken photos: a decode failure on any render path marks the photo (by file version), and the
-/// mark shows in listings, status, the grid and the pick list's refusal until the file changes.
+/// Broken photos: a decoder failure on any render path marks the photo (by file version; which
+/// failures count is `BrokenPhotos.marksBroken`), and the mark shows in listings, status, the grid
+/// and the pick list's refusal until the file changes.
 extension PickerService {
     /// Why `photo` cannot be shown ("too large: …" from its header, or a decode's failure), or nil
     /// when it is within the cap and no decode of its current version has failed.
@@ -9,20 +10,10 @@ extension PickerService {
         photo.tooLarge ?? library.broken.reason(for: photo.version)
     }
 
-    /// Records a decode failure of `open` and, the first time, tells subscribers.
-    func noteFailure(_ error: PickerError, _ open: OpenPhoto) {
-        let isNew = library.broken.record(error, version: open.version, photo: open.photo)
-        if isNew { announceBroken(open.photo) }
-    }
-
-    /// Runs `body` (a decode of `open`), marking the photo broken when it throws a decode error.
-    func markingFailures<T>(_ open: OpenPhoto, _ body: () throws(PickerError) -> T) throws(PickerError) -> T {
-        do {
-            return try body()
-        } catch {
-            noteFailure(error, open)
-            throw error
-        }
+    /// The pixels of `request` from `open`, marking the photo broken when the decoder's failure
+    /// means it cannot be shown (`PictureDecoding.decode(_:_:markingBrokenIn:newlyBroken:)`).
+    func decodeMarkingBroken(_ open: OpenPhoto, _ request: DecodeRequest) throws(PickerError) -> PixelImage {
+        try decoder.decode(open, request, markingBrokenIn: library.broken) { announceBroken($0) }
     }
 
     /// A photo just found broken: library subscribers get a `libraryChangesEvent` naming it under
