@@ -53,6 +53,30 @@ struct PickOpeningTests {
         #expect(again.exitCode != 0 && again.stderr.contains("already cancelled"), "\(again)")
     }
 
+    /// Another client finishing the session pick serves ends pick with that answer: the portal's
+    /// terminal closes when Neovim or `pickerctl accept` answered the app. Before: pick stayed open.
+    @Test func anotherClientsAcceptEndsThePickWithTheSessionsPicks() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        #expect(try await daemon.ctl("session", "new", "host", "--width", "600").exitCode == 0)
+        #expect(try await daemon.ctl("select-album", "Kyoto", session: "host").exitCode == 0)
+        #expect(try await daemon.ctl("select-photo", "a.jpg", session: "host").exitCode == 0)
+        let pick = try await pick(daemon, "--session", "host")
+        #expect(try await daemon.ctl("toggle", "c.jpg", session: "host").exitCode == 0)
+        #expect(try await daemon.ctl("accept", session: "host").exitCode == 0)
+        let end = try await pick.waitForExit()
+        let printed = String(decoding: end.stdout, as: UTF8.self)
+        #expect(end.code == 0 && printed == library.url.appendingPathComponent("Kyoto/c.jpg").path + "\n", "exit \(end.code): \(printed)")
+    }
+
+    @Test func anotherClientsCancelEndsThePickAsCancelled() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        #expect(try await daemon.ctl("session", "new", "host", "--width", "600").exitCode == 0)
+        let pick = try await pick(daemon, "--session", "host")
+        #expect(try await daemon.ctl("cancel", session: "host").exitCode == 0)
+        let end = try await pick.waitForExit()
+        #expect(end.code == 3 && end.stdout.isEmpty, "exit \(end.code): \(String(decoding: end.stdout, as: UTF8.self))")
+    }
+
     /// A session pick creates (none named) opens on the first album with its first photo current.
     /// Before: no album, no photo, two thirds of the screen empty.
     @Test func aNewSessionOpensOnTheFirstAlbumWithAPhotoCurrent() async throws {

@@ -156,6 +156,10 @@ final class PickController {
                 continue
             }
             if change == .closed { throw CLIError(message: "session '\(daemon.session)' was closed", exitCode: .nothingSelected) }
+            // Another client finished the session pick serves (`pickerctl accept`, an editor, the
+            // portal's app): its answer is pick's too, and nobody is left to pick here.
+            if change == .accepted { outcome = .accepted(try acceptedPhotos(), maxSelection: state.maxSelection); return }
+            if change == .cancelled { outcome = .cancelled; return }
             if change == .photo, asks.isOldNews(state) { continue }
             let albumChanged = state.album != model.session.album
             takeSession(state)
