@@ -39,7 +39,7 @@ struct NvimKittyTests {
 
         var match: [String: Any] = [:]
         var expected = (x: 0, y: 0)
-        let deadline = Date().addingTimeInterval(90)
+        let deadline = Date().addingTimeInterval(180)  // screenmatch takes seconds a try on a loaded machine
         while Date() < deadline {
             await pause(500_000)
             guard let pane = try await nvim.imagePane() else { continue }
