@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PickerPortalRules
 import PickerSystem
 
 /// `pickerctl portal doctor`: the frontend's version, the backend that answers FileChooser by that
@@ -114,22 +115,7 @@ struct PortalDoctor {
     }
 
     /// The folders, portal files and FileChooser choice of `frontend` run with `env`.
-    static func choose(_ frontend: PortalFrontend, _ env: PortalEnvironment)
-        -> (desktops: [String], folders: [String], backends: [PortalBackend], result: FileChooserChoice) {
-        let folders: [String]
-        if let dir = env["XDG_DESKTOP_PORTAL_DIR"] {
-            folders = [dir]
-        } else if frontend.readsDataDirs {
-            folders = [env.dataHomePortalFolder] + env.dataDirs.map { $0 + "/xdg-desktop-portal/portals" } + [frontend.systemPortalFolder]
-        } else {
-            folders = [frontend.systemPortalFolder]
-        }
-        let backends = PortalBackend.load(from: folders)
-        let result = frontend.readsPortalsConf
-            ? FileChooserChoice.byConfig(backends, desktops: env.desktops, config: PortalsConf.lookup(env, frontend: frontend))
-            : FileChooserChoice.byUseIn(backends, desktops: env.desktops)
-        return (env.desktops, folders, backends, result)
-    }
+    static func choose(_ frontend: PortalFrontend, _ env: PortalEnvironment) -> PortalLookup { PortalLookup(frontend, env) }
 
     var text: String {
         let width = lines.map(\.label.count).max() ?? 0
