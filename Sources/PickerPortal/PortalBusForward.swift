@@ -44,7 +44,7 @@ extension PortalBus {
         guard sd_bus_message_is_method_error(reply, nil) > 0 else { return nil }
         let e = sd_bus_message_get_error(reply)
         let name = e?.pointee.name.map { String(cString: $0) } ?? "error"
-        return e?.pointee.message.map { name + ": " + String(cString: $0) } ?? name
+        return e?.pointee.message.map { name + ": " + String(String(cString: $0).prefix(300)) } ?? name
     }
 
     /// Answers `call` with the body of `reply` (the other backend's `(u response, a{sv} results)`),

@@ -51,7 +51,7 @@ class Request(dbus.service.Object):
     def finish(self, response, results):
         if self.reply:
             reply, self.reply = self.reply, None
-            reply((dbus.UInt32(response), dbus.Dictionary(results, signature="sv")))
+            reply(dbus.UInt32(response), dbus.Dictionary(results, signature="sv"))
             self.remove_from_connection()
 
 
