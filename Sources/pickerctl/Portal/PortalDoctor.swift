@@ -45,12 +45,14 @@ struct PortalDoctor {
         let configured = Self.configuredEnvironment(env)
         let configuredChoice = Self.choose(frontend, configured)
         var choice = configuredChoice
+        var view = configured
         if let running {
             var seen = env
             seen.variables.merge(running.variables) { _, theirs in theirs }
             seen.variables["XDG_CURRENT_DESKTOP"] = running.variables["XDG_CURRENT_DESKTOP"] ?? ""
             seen.variables["XDG_DESKTOP_PORTAL_DIR"] = running.variables["XDG_DESKTOP_PORTAL_DIR"]
             choice = Self.choose(frontend, seen)
+            view = seen
         }
         add("desktops", choice.desktops.isEmpty ? "(XDG_CURRENT_DESKTOP is empty)" : choice.desktops.joined(separator: ":"),
             key: "desktops", .array(choice.desktops.map { .string($0) }))
@@ -76,6 +78,11 @@ struct PortalDoctor {
                 fail("pickerd does not answer FileChooser: run pickerctl portal setup")
             }
         }
+        let next = PortalLookup(frontend, view, excluding: "org.freedesktop.impl.portal.desktop.pickerd").result
+        add("saving", (next.backend.map { "\($0.name) (\($0.dbusName)): \(next.reason)" }
+                ?? "nowhere: no other FileChooser backend; apps cannot save with pickerd as FileChooser (apt install xdg-desktop-portal-gtk)")
+                + "; pickerd-portal forwards what is not a photo pick there unless `forward =` in portal.conf says otherwise",
+            key: "forward", .optional(next.backend?.name))
         checkActivation(env)
         switch daemon() {
         case .success(let version): add("daemon", "\(version) answers", key: "daemon", .bool(true))
