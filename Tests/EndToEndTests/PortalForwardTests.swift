@@ -90,6 +90,30 @@ struct PortalForwardTests {
         #expect((answer["results"] as? [String: Any])?["uris"] as? [String] == ["file:///tmp/folder"], "\(answer)")
         #expect(fake.calls.first?["handle"] as? String != "/org/freedesktop/portal/desktop/request/1_1/t1", "\(fake.calls)")
         #expect(portal.portalLog.contains("no filter passes a photo: Text"), "\(portal.portalLog)")
+        // SaveFiles likewise, with the app's handle mapped to one of ours.
+        let save = try portal.openFile(["--method", "SaveFiles", "--handle", "/org/freedesktop/portal/desktop/request/1_1/t2"])
+        let saved = try await save.answer()
+        #expect(saved["response"] as? Int == 0 && (saved["results"] as? [String: Any])?["uris"] as? [String] == ["file:///tmp/x.txt"], "\(saved)")
+        #expect(fake.calls.map { $0["method"] as? String } == ["OpenFile", "SaveFiles"], "\(fake.calls)")
+    }
+
+    /// dbus-daemon answers a call whose recipient leaves with an error: the app's dialog ends with 2.
+    @Test func theOtherBackendGoneWhileItHoldsTheRequestEndsItWith2() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        let fake = try await portal.installFakeBackend(hold: true)
+        try await portal.startFrontend()
+        let client = try portal.openFile(["--frontend", "--method", "SaveFile"])
+        try await waitUntil("the fake backend to hold the SaveFile", within: 60, seen: { portal.portalLog }) { fake.calls.count == 1 }
+        let owner = try await portal.gdbus(["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                            "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", "org.freedesktop.impl.portal.desktop.fakegtk"])
+        let pid = try #require(owner.stdoutText.split(whereSeparator: { !$0.isNumber }).last.flatMap { pid_t($0) }, "\(owner)")
+        kill(pid, SIGKILL)
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 2, "\(answer)\n\(portal.portalLog)")
+        #expect(portal.portalLog.contains("NoReply"), "\(portal.portalLog)")
+        #expect(portal.portalIsAlive)
     }
 
     @Test func withNoOtherBackendSavingEndsWithResponse2AndSaysWhatToInstall() async throws {
