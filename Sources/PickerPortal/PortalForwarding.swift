@@ -24,15 +24,23 @@ extension PortalService {
         let callSlot: OpaquePointer?
     }
 
-    /// Forwards `call` (`method`, already checked: `handle`, `appID`) because of `why`.
-    func forward(_ call: OpaquePointer, method: String, handle: String, appID: String, why: String) {
+    /// Forwards `call` (`method`, already checked: `handle`, `appID`) because of `why`. With no other
+    /// backend, a `SaveFile` is served by pickerd-portal's own prompt when a terminal is configured.
+    func forward(_ call: OpaquePointer, method: String, handle: String, appID: String, why: String,
+                 title: String, options: [String: DBusValue]) {
         let lookup = ForwardTarget.lookup(callerPID: bus.senderPID(of: call), own: PortalEnvironment())
         let choice = ForwardTarget.choose(forward: configuration.forward, lookup: lookup)
         let what = "\(method) from '\(InertText.escaped(appID))' (\(handle)) is not a photo pick (\(why))"
         guard let target = choice.target else {
+            let install = "install the desktop's own, e.g. apt install xdg-desktop-portal-gtk (or -gnome, -kde), "
+                + "or name one with `forward =` in portal.conf"
+            if method == "SaveFile", saveHere(call, handle: handle, title: title, options: options) {
+                Log.info("portal: \(what) and there is no other FileChooser backend to forward it to (\(choice.reason)): "
+                         + "pickerd-portal's own save prompt serves it; for the desktop's save dialog \(install)")
+                return
+            }
             Log.error("portal: \(what) and there is no other FileChooser backend to forward it to (\(choice.reason)): "
-                      + "install the desktop's own, e.g. apt install xdg-desktop-portal-gtk (or -gnome, -kde), "
-                      + "or name one with `forward =` in portal.conf; response 2")
+                      + "\(install); response 2")
             return bus.reply(to: call, .ended)
         }
         forwardCount += 1

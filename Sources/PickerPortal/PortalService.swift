@@ -27,6 +27,8 @@ public final class PortalService {
     /// Requests handed to the other backend (PortalForwarding.swift), by the cookie of our call to it.
     var forwards: [UInt64: Forward] = [:]
     var forwardCount = 0
+    /// SaveFile requests served by pickerd-portal's own prompt (PortalSaving.swift), by handle.
+    var saves: [String: Save] = [:]
 
     public init(_ configuration: PortalConfiguration) throws(PortalFailure) {
         self.configuration = configuration
@@ -55,7 +57,7 @@ public final class PortalService {
         return (handle, appID, title, entries)
     }
 
-    private func isOpen(_ handle: String) -> Bool { pending[handle] != nil || isForwarded(handle) }
+    private func isOpen(_ handle: String) -> Bool { pending[handle] != nil || saves[handle] != nil || isForwarded(handle) }
 
     /// Saving is never a photo pick: forwarded to the desktop's own backend.
     private func save(_ call: OpaquePointer, method: String) {
@@ -65,7 +67,8 @@ public final class PortalService {
         guard !isOpen(request.handle) else {
             return bus.replyError(to: call, PortalBus.invalidArgs, "the request \(request.handle) is already open")
         }
-        forward(call, method: method, handle: request.handle, appID: request.appID, why: "saving")
+        forward(call, method: method, handle: request.handle, appID: request.appID, why: "saving",
+                title: request.title, options: request.options)
     }
 
     private func openFile(_ call: OpaquePointer) {
@@ -82,7 +85,7 @@ public final class PortalService {
             return bus.replyError(to: call, PortalBus.invalidArgs, "the request \(handle) is already open")
         }
         if let why = PickPlan.whyNotAPhotoPick(options) {
-            return forward(call, method: "OpenFile", handle: handle, appID: appID, why: why)
+            return forward(call, method: "OpenFile", handle: handle, appID: appID, why: why, title: title, options: entries)
         }
         Log.info("portal: OpenFile from '\(InertText.escaped(appID))' (\(handle))")
         do {
@@ -139,7 +142,7 @@ public final class PortalService {
     private func close(_ call: OpaquePointer) {
         let handle = bus.path(of: call)
         Log.info("portal: Close \(handle)")
-        if !closeForward(handle) { finish(handle, .ended) }
+        if !closeForward(handle) && !closeSave(handle) { finish(handle, .ended) }
         bus.replyEmpty(to: call)
     }
 
@@ -194,6 +197,7 @@ public final class PortalService {
 
     /// A child ended: a terminal that failed before pick wrote its status ends its request.
     func childEnded(_ pid: pid_t, status: Int32) {
+        saveTerminalEnded(pid, status: status)
         guard let (handle, request) = pending.first(where: { $0.value.launch?.terminalPID == pid }),
               let launch = request.launch else { return }
         if let picked = launch.status() { return pickEnded(handle, status: picked) }
@@ -207,5 +211,6 @@ public final class PortalService {
     func finishAll() {
         for handle in pending.keys { finish(handle, .ended) }
         closeAllForwards()
+        for handle in saves.keys { _ = closeSave(handle) }
     }
 }

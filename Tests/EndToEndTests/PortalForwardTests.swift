@@ -116,10 +116,11 @@ struct PortalForwardTests {
         #expect(portal.portalIsAlive)
     }
 
+    /// No other backend and no terminal for pickerd-portal's own prompt (`terminal = none`).
     @Test func withNoOtherBackendSavingEndsWithResponse2AndSaysWhatToInstall() async throws {
         let daemon = try await LiveDaemon(library: library.url)
         defer { daemon.stopBlocking() }
-        let portal = try await PortalHarness(daemon: daemon)
+        let portal = try await PortalHarness(daemon: daemon, terminal: "none")
         try await portal.startFrontend()
         let client = try portal.openFile(["--frontend", "--method", "SaveFile", "--current-name", "x.txt"])
         let answer = try await client.answer()
@@ -127,5 +128,72 @@ struct PortalForwardTests {
         #expect(portal.portalLog.contains("no other FileChooser backend"), "\(portal.portalLog)")
         #expect(portal.portalLog.contains("apt install xdg-desktop-portal-gtk"), "\(portal.portalLog)")
         #expect(portal.portalIsAlive)
+    }
+
+    // No other backend, a terminal: pickerd-portal's own save prompt in the harness's tmux.
+
+    private func waitForPrompt(_ portal: PortalHarness, showing text: String) async throws {
+        var last = ""
+        try await waitUntil("the save prompt showing '\(text)'", within: 60, seen: { last + "\nportal log:\n" + portal.portalLog }) {
+            last = try await portal.screen()
+            return last.contains(text)
+        }
+    }
+
+    @Test func withNoOtherBackendTheSavePromptSavesUnderTheSuggestedName() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        try await portal.startFrontend()
+        let client = try portal.openFile(["--frontend", "--method", "SaveFile", "--title", "Save notes", "--current-name", "notes.txt"])
+        try await waitForPrompt(portal, showing: "Name [notes.txt]")
+        #expect(try await portal.screen().contains("Folder: " + portal.directory.path), "the folder is $HOME")
+        try await portal.press("Enter")
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 0, "\(answer)\n\(portal.portalLog)")
+        #expect((answer["results"] as? [String: Any])?["uris"] as? [String] == ["file://" + portal.directory.path + "/notes.txt"], "\(answer)")
+        #expect(portal.portalLog.contains("own save prompt serves it") && portal.portalLog.contains("xdg-desktop-portal-gtk"), "\(portal.portalLog)")
+        try await waitUntil("the prompt's window to close", within: 60, seen: { portal.portalLog }) { try await portal.windowCount() == 1 }
+    }
+
+    @Test func theSavePromptAsksBeforeReplacingAndCtrlDCancels() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        try await portal.startFrontend()
+        try Data("mine".utf8).write(to: portal.directory.appendingPathComponent("notes.txt"))
+        let client = try portal.openFile(["--frontend", "--method", "SaveFile", "--current-name", "notes.txt"])
+        try await waitForPrompt(portal, showing: "Name [notes.txt]")
+        try await portal.press("Enter")
+        try await waitForPrompt(portal, showing: "notes.txt exists. Replace it? [y/N]")
+        try await portal.press("n", "Enter")
+        var last = ""
+        try await waitUntil("the name asked again", within: 60, seen: { last }) {
+            last = try await portal.screen()
+            return last.components(separatedBy: "Name [notes.txt]").count == 3
+        }
+        try await portal.press("other.txt", "Enter")
+        let answer = try await client.answer()
+        #expect((answer["results"] as? [String: Any])?["uris"] as? [String] == ["file://" + portal.directory.path + "/other.txt"], "\(answer)")
+        #expect(try String(contentsOf: portal.directory.appendingPathComponent("notes.txt"), encoding: .utf8) == "mine")
+
+        let again = try portal.openFile(["--frontend", "--method", "SaveFile"])
+        try await waitForPrompt(portal, showing: "Name [Untitled]")
+        try await portal.press("C-d")
+        #expect(try await again.answer()["response"] as? Int == 1)
+    }
+
+    @Test func theAppsCloseEndsTheSavePrompt() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        try await portal.startFrontend()
+        let trigger = portal.directory.appendingPathComponent("close-now")
+        let client = try portal.openFile(["--frontend", "--method", "SaveFile", "--close-when", trigger.path])
+        try await waitForPrompt(portal, showing: "Name [Untitled]")
+        try Data().write(to: trigger)
+        #expect(try await client.answer()["closed"] as? Bool == true)
+        try await waitUntil("the prompt's window to close", within: 60, seen: { portal.portalLog }) { try await portal.windowCount() == 1 }
+        #expect(portal.portalLog.contains("answered 2 (save prompt)"), "\(portal.portalLog)")
     }
 }
