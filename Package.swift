@@ -58,15 +58,18 @@ let package = Package(
         // Release pickerctl is one static executable: no dynamic loading halves its start-up (bench target 6).
         // The linker notes glibc's dlopen caveat, which does not apply: pickerctl never calls dlopen.
         .executableTarget(
-            name: "pickerctl", dependencies: ["PickerClient", "PickerProtocol", "PickerSystem"],
+            name: "pickerctl", dependencies: ["PickerClient", "PickerProtocol", "PickerSystem", "PickerPortalRules"],
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
 
         // The desktop's photo chooser (issue 26): sd-bus (Debian's libsystemd-dev) behind a small C target
         // for the vtables; the FileChooser logic in Swift, a client of pickerd like pickerctl.
+        // The frontend's rules for portal files and backends, shared by `pickerctl portal` and pickerd-portal
+        // (pure Swift: pickerctl links no sd-bus).
+        .target(name: "PickerPortalRules", dependencies: ["PickerSystem"]),
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "CPickerBus", dependencies: ["CSDBus"]),
-        .target(name: "PickerPortal", dependencies: ["CPickerBus", "CSDBus", "PickerClient", "PickerProtocol", "PickerSystem"]),
+        .target(name: "PickerPortal", dependencies: ["CPickerBus", "CSDBus", "PickerClient", "PickerPortalRules", "PickerProtocol", "PickerSystem"]),
         .executableTarget(name: "pickerd-portal", dependencies: ["PickerPortal"]),
 
         // Test support shared by the test targets: the corpus finder and a child-process runner.
@@ -80,8 +83,8 @@ let package = Package(
                     dependencies: ["PickerEngine", "PickerProtocol", "PickerSystem", "PickerTestSupport"]),
         .testTarget(name: "PickerDaemonTests", dependencies: ["PickerDaemon", "PickerProtocol"]),
         // pick's state machine, input parser and layout, without a terminal (@testable import pickerctl).
-        .testTarget(name: "PickTests", dependencies: ["pickerctl", "PickerProtocol", "PickerSystem"]),
-        .testTarget(name: "PickerPortalTests", dependencies: ["PickerPortal"]),
+        .testTarget(name: "PickTests", dependencies: ["pickerctl", "PickerPortalRules", "PickerProtocol", "PickerSystem"]),
+        .testTarget(name: "PickerPortalTests", dependencies: ["PickerPortal", "PickerPortalRules"]),
         .testTarget(name: "EndToEndTests",
                     dependencies: ["PickerClient", "PickerProtocol", "PickerSystem", "PickerTestSupport"]),
     ]

@@ -20,7 +20,12 @@ final class PickLaunch {
     static let wrapper = #"d=$1; shift; trap 'echo 129 >"$d/done"; exit 129' HUP TERM; "$@" >/dev/null; echo $? >"$d/done""#
 
     /// Makes the folder and FIFO and starts `terminal + [sh, -c, wrapper, …, pickCommand]`.
-    init(terminal: [String], pickCommand: [String], runtimeDirectory: String) throws(PortalFailure) {
+    convenience init(terminal: [String], pickCommand: [String], runtimeDirectory: String) throws(PortalFailure) {
+        try self.init(terminal: terminal, runtimeDirectory: runtimeDirectory) { _ in pickCommand }
+    }
+
+    /// The same with a command made for the folder (a save prompt writes its answer there).
+    init(terminal: [String], runtimeDirectory: String, command: (String) -> [String]) throws(PortalFailure) {
         var template = Array((runtimeDirectory + "/pickerd-portal-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw PortalFailure("cannot make a folder in \(runtimeDirectory): \(Errno.current)") }
         directory = String(cString: made)
@@ -35,7 +40,7 @@ final class PickLaunch {
             remove()
             throw PortalFailure("cannot open \(directory)/done: \(why)")
         }
-        let argv = terminal + ["sh", "-c", Self.wrapper, "pickerd-portal-pick", directory] + pickCommand
+        let argv = terminal + ["sh", "-c", Self.wrapper, "pickerd-portal-pick", directory] + command(directory)
         do {
             terminalPID = try Self.spawn(argv)
         } catch {
@@ -57,6 +62,7 @@ final class PickLaunch {
     /// then finds no FIFO instead of blocking on one nobody reads.
     func remove() {
         unlink(directory + "/done")
+        for file in SavePrompt.files { unlink(directory + "/" + file) }
         rmdir(directory)
         if doneDescriptor >= 0 { FileDescriptorIO.close(doneDescriptor) }
     }

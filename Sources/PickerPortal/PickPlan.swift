@@ -31,11 +31,8 @@ public struct PickPlan: Equatable, Sendable {
     ///   - libraryRoot: the library's absolute root, to turn `current_folder` into an album name.
     public static func decide(_ options: OpenFileOptions, title: String, appID: String = "", token: String,
                               libraryRoot: String?, busy: Set<String> = []) -> Decision {
-        if options.directory { return .notAPhotoPick("a folder was asked for (directory=true)") }
+        if let why = whyNotAPhotoPick(options) { return .notAPhotoPick(why) }
         let applied = options.currentFilter.map { [$0] } ?? options.filters
-        if !applied.isEmpty && !applied.contains(where: \.acceptsSomePhoto) {
-            return .notAPhotoPick("no filter passes a photo: " + applied.map(\.name).joined(separator: ", "))
-        }
         let narrows = !applied.isEmpty && !applied.contains(where: \.acceptsEveryPhoto)
         let dialog = title.isEmpty ? "Choose a photo" : title
         return .pick(PickPlan(
@@ -46,6 +43,16 @@ public struct PickPlan: Equatable, Sendable {
             filters: narrows ? applied : [],
             replyFilter: applied.count == 1 ? applied[0] : nil,
             choices: options.choices))
+    }
+
+    /// Why `options` ask for something other than photos (a folder, filters that pass no photo); nil for a photo pick.
+    public static func whyNotAPhotoPick(_ options: OpenFileOptions) -> String? {
+        if options.directory { return "a folder was asked for (directory=true)" }
+        let applied = options.currentFilter.map { [$0] } ?? options.filters
+        if !applied.isEmpty && !applied.contains(where: \.acceptsSomePhoto) {
+            return "no filter passes a photo: " + applied.map(\.name).joined(separator: ", ")
+        }
+        return nil
     }
 
     /// The album a folder is, relative to the root; nil outside the library (or at its root).

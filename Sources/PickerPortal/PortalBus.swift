@@ -10,11 +10,15 @@ import PickerSystem
 final class PortalBus {
     static let name = "org.freedesktop.impl.portal.desktop.pickerd"
     static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+    static let desktopPath = "/org/freedesktop/portal/desktop"
+    static let fileChooser = "org.freedesktop.impl.portal.FileChooser"
 
     let bus: OpaquePointer
     private var chooserSlot: OpaquePointer?
     /// (call, method number from pk_bus.h) → 1 when answered or kept, else a negative errno.
     var handler: (OpaquePointer, Int32) -> Int32 = { _, _ in -ENOSYS }
+    /// (reply cookie, reply) of a call `forward` made.
+    var forwardReplyHandler: (UInt64, OpaquePointer) -> Void = { _, _ in }
 
     /// Connects to the session bus (`DBUS_SESSION_BUS_ADDRESS`) and exports the FileChooser.
     init() throws(PortalFailure) {

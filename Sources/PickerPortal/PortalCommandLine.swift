@@ -20,7 +20,12 @@ public enum PortalCommandLine {
         "The xdg-desktop-portal FileChooser backend of pickerd (D-Bus name org.freedesktop.impl.portal.desktop.pickerd, "
             + "FileChooser version 3). An app's Open dialog becomes a pickerd session, served by `pickerctl pick` in a "
             + "terminal window; the app gets the picks as file:// URIs in pick order (response 0), 1 when the pick is "
-            + "cancelled, 2 when the request is closed or not served here (folders, filters that pass no photo, saving).",
+            + "cancelled, 2 when the request is closed.",
+        "What is not a photo pick (saving, a folder, filters that pass no photo) is forwarded to the desktop's own "
+            + "FileChooser backend, the one the frontend would use without pickerd (its portal files and XDG_CURRENT_DESKTOP, "
+            + "pickerd left out), or the one PICKERD_PORTAL_FORWARD or `forward = NAME` in portal.conf names (a portal file's "
+            + "name such as gtk, a D-Bus name, or none); its answer goes back to the app unchanged. With none, SaveFile "
+            + "is a plain prompt in the terminal (folder, name, replace? y/N; Ctrl-D cancels) and the rest is answered 2.",
         "The terminal: PICKERD_PORTAL_TERMINAL, else `terminal = …` in $XDG_CONFIG_HOME/pickerd/portal.conf, else "
             + "$TERMINAL (with -e), else the first found of foot, kitty, alacritty, wezterm, gnome-terminal, konsole, "
             + "x-terminal-emulator, xterm. The pick command's words are appended (`terminal = tmux new-window` works too). "

@@ -13,13 +13,18 @@ public struct PortalConfiguration: Sendable {
     /// Where each request's private folder is made (`$XDG_RUNTIME_DIR`, else the temp folder).
     public var runtimeDirectory: String
     public var replace: Bool
+    /// Where requests that are not photo picks go: nil for the backend the frontend's rules give
+    /// without pickerd, `none`, a portal file's name (`gtk`) or a D-Bus name.
+    public var forward: String?
 
-    public init(socketPath: String, terminal: [String]?, pickerctl: String, runtimeDirectory: String, replace: Bool = false) {
+    public init(socketPath: String, terminal: [String]?, pickerctl: String, runtimeDirectory: String, replace: Bool = false,
+                forward: String? = nil) {
         self.socketPath = socketPath
         self.terminal = terminal
         self.pickerctl = pickerctl
         self.runtimeDirectory = runtimeDirectory
         self.replace = replace
+        self.forward = forward
     }
 
     /// `key = value` lines of portal.conf (`#` starts a comment); unknown keys are ignored.
@@ -34,7 +39,7 @@ public struct PortalConfiguration: Sendable {
         return out
     }
 
-    /// From the environment and `$XDG_CONFIG_HOME/pickerd/portal.conf` (`terminal`, `pickerctl`);
+    /// From the environment and `$XDG_CONFIG_HOME/pickerd/portal.conf` (`terminal`, `pickerctl`, `forward`);
     /// pickerctl defaults to the one beside this executable, else the one on PATH.
     public static func resolve(environment env: [String: String], configText: String?, socket: String?,
                                executableDirectory: String?, replace: Bool) -> PortalConfiguration {
@@ -47,7 +52,7 @@ public struct PortalConfiguration: Sendable {
             ?? beside.flatMap { access($0, X_OK) == 0 ? $0 : nil } ?? ChildOutput.find("pickerctl", in: path) ?? "pickerctl"
         return PortalConfiguration(socketPath: socket ?? DefaultSocketPath.resolve(environment: env), terminal: terminal,
                                    pickerctl: pickerctl, runtimeDirectory: env["XDG_RUNTIME_DIR"] ?? env["TMPDIR"] ?? "/tmp",
-                                   replace: replace)
+                                   replace: replace, forward: (env["PICKERD_PORTAL_FORWARD"] ?? file["forward"]).flatMap { $0.isEmpty ? nil : $0 })
     }
 }
 

@@ -13,7 +13,8 @@ public enum PortalManPage {
         page.section("Options")
         for (label, help) in PortalCommandLine.options { page.item(label, help) }
         page.section("Files")
-        page.item("$XDG_CONFIG_HOME/pickerd/portal.conf", "terminal = WORDS (the command pick's words are appended to); pickerctl = PATH")
+        page.item("$XDG_CONFIG_HOME/pickerd/portal.conf", "terminal = WORDS (the command pick's words are appended to); pickerctl = PATH; "
+                  + "forward = NAME (the backend for what is not a photo pick: a portal file's name such as gtk, a D-Bus name, or none)")
         page.item("share/xdg-desktop-portal/portals/pickerd.portal", "the backend's portal file (UseIn=pickerd)")
         page.section("Exit status")
         page.item("0", "stopped by SIGTERM, SIGINT or SIGHUP (open requests are answered 2), or --help/--version")

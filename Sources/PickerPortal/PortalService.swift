@@ -8,6 +8,7 @@ import PickerSystem
 /// terminal window (or, with `terminal = none`, by whichever client the user serves it with). The
 /// call is answered when the session is finished (accepted: its picks; cancelled), closed, or when
 /// the frontend calls `Close` on the request (the session is then closed, which ends the pick).
+/// Saving, folders and files no photo passes go to the desktop's own backend (PortalForwarding.swift).
 /// One thread; see `PortalLoop`.
 public final class PortalService {
     struct Pending {
@@ -23,12 +24,18 @@ public final class PortalService {
     let configuration: PortalConfiguration
     private let pickerd: PickerdLink
     private(set) var pending: [String: Pending] = [:]
+    /// Requests handed to the other backend (PortalForwarding.swift), by the cookie of our call to it.
+    var forwards: [UInt64: Forward] = [:]
+    var forwardCount = 0
+    /// SaveFile requests served by pickerd-portal's own prompt (PortalSaving.swift), by handle.
+    var saves: [String: Save] = [:]
 
     public init(_ configuration: PortalConfiguration) throws(PortalFailure) {
         self.configuration = configuration
         pickerd = PickerdLink(socketPath: configuration.socketPath)
         bus = try PortalBus()
         bus.handler = { [unowned self] call, method in self.handle(call, method: method) }
+        bus.forwardReplyHandler = { [unowned self] cookie, reply in self.forwardReplied(cookie, reply) }
         try bus.requestName(replace: configuration.replace)
     }
 
@@ -36,16 +43,36 @@ public final class PortalService {
         switch method {
         case Int32(PK_BUS_OPEN_FILE.rawValue): openFile(call)
         case Int32(PK_BUS_REQUEST_CLOSE.rawValue): close(call)
-        default:
-            Log.info("portal: saving is not served by pickerd-portal yet (response 2)")
-            bus.reply(to: call, .ended)
+        case Int32(PK_BUS_SAVE_FILE.rawValue): save(call, method: "SaveFile")
+        default: save(call, method: "SaveFiles")
         }
         return 1
     }
 
-    private func openFile(_ call: OpaquePointer) {
+    /// The request's handle and app id, when `call` has FileChooser's arguments `(o, s, s, s, a{sv})`.
+    private func requestArguments(_ call: OpaquePointer) -> (handle: String, appID: String, title: String, options: [String: DBusValue])? {
         guard let args = bus.arguments(of: call), args.count == 5, case .objectPath(let handle) = args[0],
-              case .string(let appID) = args[1], case .string(let title) = args[3], let entries = args[4].vardictEntries else {
+              case .string(let appID) = args[1], case .string = args[2], case .string(let title) = args[3],
+              let entries = args[4].vardictEntries else { return nil }
+        return (handle, appID, title, entries)
+    }
+
+    private func isOpen(_ handle: String) -> Bool { pending[handle] != nil || saves[handle] != nil || isForwarded(handle) }
+
+    /// Saving is never a photo pick: forwarded to the desktop's own backend.
+    private func save(_ call: OpaquePointer, method: String) {
+        guard let request = requestArguments(call) else {
+            return bus.replyError(to: call, PortalBus.invalidArgs, "\(method) takes (o handle, s app_id, s parent_window, s title, a{sv} options)")
+        }
+        guard !isOpen(request.handle) else {
+            return bus.replyError(to: call, PortalBus.invalidArgs, "the request \(request.handle) is already open")
+        }
+        forward(call, method: method, handle: request.handle, appID: request.appID, why: "saving",
+                title: request.title, options: request.options)
+    }
+
+    private func openFile(_ call: OpaquePointer) {
+        guard let (handle, appID, title, entries) = requestArguments(call) else {
             return bus.replyError(to: call, PortalBus.invalidArgs, "OpenFile takes (o handle, s app_id, s parent_window, s title, a{sv} options)")
         }
         let options: OpenFileOptions
@@ -54,8 +81,11 @@ public final class PortalService {
         } catch {
             return bus.replyError(to: call, PortalBus.invalidArgs, error.description)
         }
-        guard pending[handle] == nil else {
+        guard !isOpen(handle) else {
             return bus.replyError(to: call, PortalBus.invalidArgs, "the request \(handle) is already open")
+        }
+        if let why = PickPlan.whyNotAPhotoPick(options) {
+            return forward(call, method: "OpenFile", handle: handle, appID: appID, why: why, title: title, options: entries)
         }
         Log.info("portal: OpenFile from '\(InertText.escaped(appID))' (\(handle))")
         do {
@@ -112,7 +142,7 @@ public final class PortalService {
     private func close(_ call: OpaquePointer) {
         let handle = bus.path(of: call)
         Log.info("portal: Close \(handle)")
-        finish(handle, .ended)
+        if !closeForward(handle) && !closeSave(handle) { finish(handle, .ended) }
         bus.replyEmpty(to: call)
     }
 
@@ -167,6 +197,7 @@ public final class PortalService {
 
     /// A child ended: a terminal that failed before pick wrote its status ends its request.
     func childEnded(_ pid: pid_t, status: Int32) {
+        saveTerminalEnded(pid, status: status)
         guard let (handle, request) = pending.first(where: { $0.value.launch?.terminalPID == pid }),
               let launch = request.launch else { return }
         if let picked = launch.status() { return pickEnded(handle, status: picked) }
@@ -179,5 +210,7 @@ public final class PortalService {
     /// Shutting down: every open request ends with response 2.
     func finishAll() {
         for handle in pending.keys { finish(handle, .ended) }
+        closeAllForwards()
+        for handle in saves.keys { _ = closeSave(handle) }
     }
 }

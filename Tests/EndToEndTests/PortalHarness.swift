@@ -25,11 +25,20 @@ final class PortalHarness: @unchecked Sendable {
          "XDG_RUNTIME_DIR": directory.appendingPathComponent("run").path, "TERM": "xterm-256color"]
     }
 
-    /// - Parameter terminal: the portal's terminal (`PICKERD_PORTAL_TERMINAL`); nil: a window of the harness's tmux.
-    init(daemon: LiveDaemon, terminal: String? = nil) async throws {
+    /// The portal files the frontend reads (`XDG_DESKTOP_PORTAL_DIR`); `startFrontend` adds pickerd.portal.
+    var portals: URL { directory.appendingPathComponent("portals") }
+    /// The bus's D-Bus activation folder (`<servicedir>`).
+    var services: URL { directory.appendingPathComponent("services") }
+
+    /// - Parameters:
+    ///   - terminal: the portal's terminal (`PICKERD_PORTAL_TERMINAL`); nil: a window of the harness's tmux.
+    ///   - portalEnvironment: more variables for pickerd-portal.
+    init(daemon: LiveDaemon, terminal: String? = nil, portalEnvironment: [String: String] = [:]) async throws {
         self.daemon = daemon
         directory = URL(fileURLWithPath: "/tmp/pkpo-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("run"), withIntermediateDirectories: true)
+        for folder in ["run", "portals", "services"] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
         try startBus()
         // The portal connects once, at start: the bus must be listening first (slow under load).
         let bus = directory.appendingPathComponent("bus").path
@@ -40,6 +49,7 @@ final class PortalHarness: @unchecked Sendable {
         guard tmux.exitCode == 0 else { throw TmuxError.failed("new-session: \(tmux)") }
         var env = environment
         env["PICKERD_PORTAL_TERMINAL"] = terminal ?? "tmux -S \(tmuxSocket) new-window -t main"
+        env.merge(portalEnvironment) { _, given in given }
         let log = directory.appendingPathComponent("portal.log").path
         portalPID = try spawnProcess(TestEnvironment.binDirectory.appendingPathComponent("pickerd-portal").path,
                                      ["--socket", daemon.socketPath], environment: env, stdin: "/dev/null", stdout: log, stderr: log)
@@ -53,6 +63,7 @@ final class PortalHarness: @unchecked Sendable {
     private func startBus() throws {
         let config = """
             <busconfig><type>session</type><listen>\(busAddress)</listen><auth>EXTERNAL</auth>
+            <servicedir>\(services.path)</servicedir>
             <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
             </busconfig>
             """
@@ -66,22 +77,21 @@ final class PortalHarness: @unchecked Sendable {
     /// The real xdg-desktop-portal frontend on this bus, reading only our pickerd.portal
     /// (`XDG_DESKTOP_PORTAL_DIR`) and choosing it by `UseIn` (`XDG_CURRENT_DESKTOP=pickerd`, as the
     /// 1.16 drop-in sets it). Returns once it owns org.freedesktop.portal.Desktop (NameHasOwner does
-    /// not activate anything; this bus has no activatable services at all).
+    /// not activate anything; the only activatable services are those a test installs).
     /// - Parameter setup: the command line and variables to start it with instead (what
     ///   `pickerctl portal setup`'s drop-in gives systemd); `-r -v` are appended to the command.
-    func startFrontend(setup: (command: [String], environment: [String: String])? = nil) async throws {
+    /// - Parameter desktops: its `XDG_CURRENT_DESKTOP`.
+    func startFrontend(setup: (command: [String], environment: [String: String])? = nil, desktops: String = "pickerd") async throws {
         var env = environment
         var command = [Self.frontend]
         if let setup {
             env.merge(setup.environment) { _, given in given }
             command = setup.command
         } else {
-            let portals = directory.appendingPathComponent("portals")
-            try FileManager.default.createDirectory(at: portals, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: TestEnvironment.packageRoot.appendingPathComponent("contrib/portal/pickerd.portal"),
                                              to: portals.appendingPathComponent("pickerd.portal"))
             env["XDG_DESKTOP_PORTAL_DIR"] = portals.path
-            env["XDG_CURRENT_DESKTOP"] = "pickerd"
+            env["XDG_CURRENT_DESKTOP"] = desktops
         }
         let log = directory.appendingPathComponent("frontend.log")
         frontendPID = try spawnProcess(command[0], Array(command.dropFirst()) + ["-r", "-v"], environment: env,
@@ -92,6 +102,22 @@ final class PortalHarness: @unchecked Sendable {
                                   "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.portal.Desktop"])
                 .stdoutText.contains("true")
         }
+    }
+
+    /// A stand-in for the desktop's own FileChooser backend (`Tests/tools/fake_chooser.py`): its portal
+    /// file (`name`.portal, `UseIn=useIn`) in `portals`, its D-Bus activation file in `services`, so the
+    /// first call to `org.freedesktop.impl.portal.desktop.<name>` starts it. - Returns: its log of calls.
+    func installFakeBackend(name: String = "fakegtk", useIn: String = "fake", hold: Bool = false) async throws -> FakeBackendLog {
+        let busName = "org.freedesktop.impl.portal.desktop." + name
+        try "[portal]\nDBusName=\(busName)\nInterfaces=org.freedesktop.impl.portal.FileChooser;\nUseIn=\(useIn)\n"
+            .write(to: portals.appendingPathComponent(name + ".portal"), atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent(name + ".calls")
+        let script = TestEnvironment.packageRoot.appendingPathComponent("Tests/tools/fake_chooser.py").path
+        try "[D-BUS Service]\nName=\(busName)\nExec=\(TestEnvironment.python) \(script) --name \(busName) --log \(log.path)\(hold ? " --hold" : "")\n"
+            .write(to: services.appendingPathComponent(busName + ".service"), atomically: true, encoding: .utf8)
+        _ = try await gdbus(["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                             "--method", "org.freedesktop.DBus.ReloadConfig"])
+        return FakeBackendLog(url: log)
     }
 
     var frontendLog: String {
@@ -182,6 +208,19 @@ final class PortalHarness: @unchecked Sendable {
         }
         try? FileManager.default.removeItem(at: directory)
     }
+}
+
+/// What the fake backend was called with: one JSON object a line (`method`, `handle`, `options`, … or `close`).
+struct FakeBackendLog {
+    let url: URL
+
+    var entries: [[String: Any]] {
+        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    var calls: [[String: Any]] { entries.filter { $0["method"] != nil } }
+    var closes: [String] { entries.compactMap { $0["close"] as? String } }
 }
 
 /// One portal_client.py run: its JSON answer once it ends.

@@ -47,6 +47,8 @@ struct PortalSetupTests {
         let doctor = try await home.ctl(["portal", "doctor"])
         #expect(doctor.exitCode == 5, "\(doctor)")
         #expect(doctor.stdoutText.contains("FileChooser:    pickerd (") && doctor.stdoutText.contains("desktops:       pickerd\n"), "\(doctor)")
+        // No other FileChooser backend on this machine's 1.16 folder: saving has nowhere to go, and doctor says so.
+        #expect(doctor.stdoutText.contains("saving:         nowhere") && doctor.stdoutText.contains("xdg-desktop-portal-gtk"), "\(doctor)")
 
         let remove = try await home.ctl(["portal", "remove"])
         #expect(remove.exitCode == 0 && remove.stdoutText.contains("removed      " + home.dropIn.path), "\(remove)")
@@ -103,6 +105,7 @@ struct PortalSetupTests {
         let report = try JSONSerialization.jsonObject(with: doctor.stdout) as? [String: Any] ?? [:]
         #expect(report["file_chooser"] as? String == "pickerd" && report["rules"] as? String == "portals.conf", "\(report)")
         #expect(report["not_linked"] == nil, "\(report)")
+        #expect(report["forward"] as? String == "gtk", "saving goes to the backend after pickerd (pickerd;gtk): \(report)")
 
         // A backend installed after setup: doctor names it, setup again links it.
         try "[portal]\nDBusName=org.x.kde\nInterfaces=org.freedesktop.impl.portal.Screenshot;\nUseIn=KDE\n"

@@ -1,4 +1,5 @@
 import Testing
+import PickerPortalRules
 @testable import pickerctl
 
 /// `pickerctl portal`'s reading of the frontend's rules and its edit of `portals.conf`, without files.

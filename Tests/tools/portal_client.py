@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""A FileChooser client for the portal tests: calls OpenFile on pickerd-portal directly
+"""A FileChooser client for the portal tests: calls OpenFile (or --method SaveFile/SaveFiles) on pickerd-portal directly
 (org.freedesktop.impl.portal.FileChooser) or through the xdg-desktop-portal frontend (--frontend),
 stays connected while the dialog is open (the frontend closes a request whose caller leaves),
 optionally calls Close on the request once a file appears (--close-when), and prints the answer
 as one JSON line: {"response": N, "results": {...}} or {"error": NAME, "message": TEXT}.
 
-    portal_client.py [--frontend] [--handle PATH] [--title T] [--multiple] [--bad-multiple]
+    portal_client.py [--frontend] [--method M] [--handle PATH] [--title T] [--multiple] [--bad-multiple]
+                     [--directory] [--current-name NAME]
                      [--filter NAME=KIND:PATTERN,...] [--current-filter NAME=KIND:PATTERN,...]
                      [--choice ID=LABEL] [--current-folder DIR] [--close-when FILE]
 """
@@ -59,6 +60,10 @@ def options(args):
         cid, _, label = args.choice.partition("=")
         o["choices"] = dbus.Array([dbus.Struct((cid, label, dbus.Array([], signature="(ss)"), ""))],
                                   signature="(ssa(ss)s)")
+    if args.directory:
+        o["directory"] = dbus.Boolean(True)
+    if args.current_name:
+        o["current_name"] = dbus.String(args.current_name)
     if args.current_folder:
         o["current_folder"] = dbus.ByteArray(args.current_folder.encode() + b"\0")
     return o
@@ -67,6 +72,9 @@ def options(args):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--frontend", action="store_true")
+    parser.add_argument("--method", default="OpenFile", choices=["OpenFile", "SaveFile", "SaveFiles"])
+    parser.add_argument("--directory", action="store_true")
+    parser.add_argument("--current-name")
     parser.add_argument("--handle", default=DESKTOP + "/request/1_1/t1")
     parser.add_argument("--title", default="Upload photo")
     parser.add_argument("--multiple", action="store_true")
@@ -103,14 +111,14 @@ def main():
         sender = bus.get_unique_name()[1:].replace(".", "_")
         state["handle"] = DESKTOP + "/request/" + sender + "/t1"
         bus.add_signal_receiver(on_response, "Response", "org.freedesktop.portal.Request", None, state["handle"])
-        chooser.OpenFile("", args.title, opts, reply_handler=lambda h: None, error_handler=on_error)
+        getattr(chooser, args.method)("", args.title, opts, reply_handler=lambda h: None, error_handler=on_error)
         request_interface = "org.freedesktop.portal.Request"
         request_bus = FRONTEND
     else:
         chooser = dbus.Interface(bus.get_object(BACKEND, DESKTOP), "org.freedesktop.impl.portal.FileChooser")
         state["handle"] = args.handle
-        chooser.OpenFile(dbus.ObjectPath(args.handle), "org.example.App", "", args.title, options(args),
-                         reply_handler=on_reply, error_handler=on_error, timeout=3600)
+        getattr(chooser, args.method)(dbus.ObjectPath(args.handle), "org.example.App", "", args.title, options(args),
+                                      reply_handler=on_reply, error_handler=on_error, timeout=3600)
         request_interface = "org.freedesktop.impl.portal.Request"
         request_bus = BACKEND
 

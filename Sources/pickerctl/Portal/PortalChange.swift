@@ -1,3 +1,4 @@
+import PickerPortalRules
 /// One file change of `pickerctl portal setup` or `remove`, planned first (so `--dry-run` shows
 /// exactly what would be done), then applied.
 struct PortalChange {

@@ -1,3 +1,4 @@
+import PickerPortalRules
 import PickerClient
 import PickerProtocol
 import PickerSystem

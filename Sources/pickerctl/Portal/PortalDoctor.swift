@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PickerPortalRules
 import PickerSystem
 
 /// `pickerctl portal doctor`: the frontend's version, the backend that answers FileChooser by that
@@ -44,12 +45,14 @@ struct PortalDoctor {
         let configured = Self.configuredEnvironment(env)
         let configuredChoice = Self.choose(frontend, configured)
         var choice = configuredChoice
+        var view = configured
         if let running {
             var seen = env
             seen.variables.merge(running.variables) { _, theirs in theirs }
             seen.variables["XDG_CURRENT_DESKTOP"] = running.variables["XDG_CURRENT_DESKTOP"] ?? ""
             seen.variables["XDG_DESKTOP_PORTAL_DIR"] = running.variables["XDG_DESKTOP_PORTAL_DIR"]
             choice = Self.choose(frontend, seen)
+            view = seen
         }
         add("desktops", choice.desktops.isEmpty ? "(XDG_CURRENT_DESKTOP is empty)" : choice.desktops.joined(separator: ":"),
             key: "desktops", .array(choice.desktops.map { .string($0) }))
@@ -75,6 +78,11 @@ struct PortalDoctor {
                 fail("pickerd does not answer FileChooser: run pickerctl portal setup")
             }
         }
+        let next = PortalLookup(frontend, view, excluding: "org.freedesktop.impl.portal.desktop.pickerd").result
+        add("saving", (next.backend.map { "\($0.name) (\($0.dbusName)): \(next.reason)" }
+                ?? "nowhere: no other FileChooser backend; apps cannot save with pickerd as FileChooser (apt install xdg-desktop-portal-gtk)")
+                + "; pickerd-portal forwards what is not a photo pick there unless `forward =` in portal.conf says otherwise",
+            key: "forward", .optional(next.backend?.name))
         checkActivation(env)
         switch daemon() {
         case .success(let version): add("daemon", "\(version) answers", key: "daemon", .bool(true))
@@ -114,22 +122,7 @@ struct PortalDoctor {
     }
 
     /// The folders, portal files and FileChooser choice of `frontend` run with `env`.
-    static func choose(_ frontend: PortalFrontend, _ env: PortalEnvironment)
-        -> (desktops: [String], folders: [String], backends: [PortalBackend], result: FileChooserChoice) {
-        let folders: [String]
-        if let dir = env["XDG_DESKTOP_PORTAL_DIR"] {
-            folders = [dir]
-        } else if frontend.readsDataDirs {
-            folders = [env.dataHomePortalFolder] + env.dataDirs.map { $0 + "/xdg-desktop-portal/portals" } + [frontend.systemPortalFolder]
-        } else {
-            folders = [frontend.systemPortalFolder]
-        }
-        let backends = PortalBackend.load(from: folders)
-        let result = frontend.readsPortalsConf
-            ? FileChooserChoice.byConfig(backends, desktops: env.desktops, config: PortalsConf.lookup(env, frontend: frontend))
-            : FileChooserChoice.byUseIn(backends, desktops: env.desktops)
-        return (env.desktops, folders, backends, result)
-    }
+    static func choose(_ frontend: PortalFrontend, _ env: PortalEnvironment) -> PortalLookup { PortalLookup(frontend, env) }
 
     var text: String {
         let width = lines.map(\.label.count).max() ?? 0

@@ -1,3 +1,4 @@
+import PickerPortalRules
 /// What `pickerctl portal remove` undoes: every file setup wrote (they start with its header),
 /// the links it made, and its lines in the user's `portals.conf` files (the rest of them kept),
 /// whatever frontend version is installed now. Then the folders setup made, when left empty.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PickerPortalRules
 import PickerSystem
 
 /// What `pickerctl portal setup` changes so the frontend found asks pickerd for FileChooser:

@@ -1,3 +1,4 @@
+import PickerPortalRules
 import PickerSystem
 
 /// The frontend that owns `org.freedesktop.portal.Desktop` on the session bus now, and the
@@ -26,12 +27,7 @@ struct RunningFrontend {
                                   environment: childEnv)
         }
         guard let out, let pid = out.split(whereSeparator: { !$0.isNumber }).last.flatMap({ Int($0) }), pid > 0 else { return nil }
-        var variables: [String: String] = [:]
-        for entry in (PortalFiles.read("/proc/\(pid)/environ") ?? "").split(separator: "\0") {
-            guard let eq = entry.firstIndex(of: "=") else { continue }
-            variables[String(entry[..<eq])] = String(entry[entry.index(after: eq)...])
-        }
-        return RunningFrontend(pid: pid, variables: variables)
+        return RunningFrontend(pid: pid, variables: ProcessEnvironment.read(pid: pid) ?? [:])
     }
 }
 

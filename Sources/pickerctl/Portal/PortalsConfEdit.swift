@@ -1,39 +1,11 @@
-/// `portals.conf` (xdg-desktop-portal 1.17+): where the frontend finds it, and the one line
-/// `pickerctl portal setup` adds to it. Every line setup adds is preceded by `addedTag`, a line it
-/// replaces is kept as a comment after `replacedTag`, so `remove` restores the file exactly and
-/// every other line of the user's file is left as it was.
-enum PortalsConf {
+import PickerPortalRules
+
+/// The one line `pickerctl portal setup` adds to `portals.conf`. Every line setup adds is preceded by
+/// `addedTag`, a line it replaces is kept as a comment after `replacedTag`, so `remove` restores the
+/// file exactly and every other line of the user's file is left as it was.
+extension PortalsConf {
     static let addedTag = "# pickerctl portal setup added the next line (pickerctl portal remove takes it out)"
     static let replacedTag = "# pickerctl portal setup replaced: "
-    static let key = PortalBackend.fileChooser
-
-    /// The config files in the order the frontend looks (`portals.conf(5)`): per folder,
-    /// `DESKTOP-portals.conf` for each desktop (lower case), then `portals.conf`; folders
-    /// `$XDG_CONFIG_HOME`, `$XDG_CONFIG_DIRS`, `/etc`, `$XDG_DATA_HOME`, `$XDG_DATA_DIRS`, then the frontend's datadir.
-    static func candidates(_ env: PortalEnvironment, frontend: PortalFrontend) -> [String] {
-        let folders = ([env.configHome] + env.configDirs + ["/etc"] + [env.dataHome] + env.dataDirs).map { $0 + "/xdg-desktop-portal" }
-            + [frontend.systemDataFolder]
-        var seen = Set<String>()
-        return folders.filter { seen.insert($0).inserted }.flatMap { folder in
-            env.desktops.map { "\(folder)/\($0.lowercased())-portals.conf" } + ["\(folder)/portals.conf"]
-        }
-    }
-
-    /// The config the frontend would read now, if any.
-    static func lookup(_ env: PortalEnvironment, frontend: PortalFrontend) -> (path: String, keys: KeyFile)? {
-        for path in candidates(env, frontend: frontend) where PortalFiles.isFile(path) {
-            if let text = PortalFiles.read(path) { return (path, KeyFile(text)) }
-        }
-        return nil
-    }
-
-    /// The user's config file setup edits: the first of the user's own that exists, else a new
-    /// `DESKTOP-portals.conf` for the current desktop (`portals.conf` with none), which the frontend
-    /// reads before any system file.
-    static func userTarget(_ env: PortalEnvironment, frontend: PortalFrontend) -> String {
-        let own = candidates(env, frontend: frontend).filter { $0.hasPrefix(env.userConfigFolder + "/") }
-        return own.first(where: PortalFiles.isFile) ?? own.first ?? env.userConfigFolder + "/portals.conf"
-    }
 
     /// `text` with pickerd first for FileChooser under `[preferred]`; a FileChooser line already there is
     /// kept as a comment (and its backends after pickerd, as fallbacks). Applying it twice gives the same text.

@@ -4,20 +4,20 @@ import Glibc
 import PickerSystem
 
 /// A dotted version ("1.16.0"), compared part by part.
-struct PortalVersion: Comparable, CustomStringConvertible {
-    var parts: [Int]
+package struct PortalVersion: Comparable, CustomStringConvertible {
+    package var parts: [Int]
 
-    init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: ".").map { Int($0.prefix { $0.isNumber }) }
         guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
         self.parts = parts.compactMap { $0 }
     }
 
-    init(_ parts: Int...) { self.parts = parts }
+    package init(_ parts: Int...) { self.parts = parts }
 
-    var description: String { parts.map(String.init).joined(separator: ".") }
+    package var description: String { parts.map(String.init).joined(separator: ".") }
 
-    static func < (a: PortalVersion, b: PortalVersion) -> Bool {
+    package static func < (a: PortalVersion, b: PortalVersion) -> Bool {
         for i in 0..<max(a.parts.count, b.parts.count) {
             let (x, y) = (i < a.parts.count ? a.parts[i] : 0, i < b.parts.count ? b.parts[i] : 0)
             if x != y { return x < y }
@@ -26,22 +26,24 @@ struct PortalVersion: Comparable, CustomStringConvertible {
     }
 
     /// `portals.conf` chooses backends (1.17.0, "Rework how portal implementations are loaded").
-    static let portalsConf = PortalVersion(1, 17, 0)
+    package static let portalsConf = PortalVersion(1, 17, 0)
     /// Portal files are also read from `$XDG_DATA_HOME` and `$XDG_DATA_DIRS` (1.20.1, #603).
-    static let dataDirsPortals = PortalVersion(1, 20, 1)
+    package static let dataDirsPortals = PortalVersion(1, 20, 1)
 }
 
 /// The installed xdg-desktop-portal frontend: where it is, which version, where it reads portal files.
-struct PortalFrontend {
-    var path: String
-    var version: PortalVersion
+package struct PortalFrontend {
+    package var path: String
+    package var version: PortalVersion
+
+    package init(path: String, version: PortalVersion) { (self.path, self.version) = (path, version) }
 
     /// Where distributions put the frontend; `PICKERD_PORTAL_FRONTEND` names another.
-    static let knownPaths = ["/usr/libexec/xdg-desktop-portal", "/usr/lib/xdg-desktop-portal"]
+    package static let knownPaths = ["/usr/libexec/xdg-desktop-portal", "/usr/lib/xdg-desktop-portal"]
 
     /// The frontend and its version (`xdg-desktop-portal --version` prints "xdg-desktop-portal 1.16.0").
     /// - Returns: nil when none is installed or it does not say its version.
-    static func detect(_ env: PortalEnvironment) -> PortalFrontend? {
+    package static func detect(_ env: PortalEnvironment) -> PortalFrontend? {
         let candidates = env["PICKERD_PORTAL_FRONTEND"].map { [$0] } ?? knownPaths
         guard let path = candidates.first(where: { access($0, X_OK) == 0 }),
               let out = ChildOutput.run(path, ["--version"], environment: ["PATH=/usr/bin:/bin", "LC_ALL=C"]),
@@ -53,15 +55,15 @@ struct PortalFrontend {
 
     /// The frontend's own portal folder: `DATADIR/xdg-desktop-portal/portals`, DATADIR being the
     /// `share` beside the frontend's `libexec` (or `lib`).
-    var systemPortalFolder: String { systemDataFolder + "/portals" }
+    package var systemPortalFolder: String { systemDataFolder + "/portals" }
 
     /// `DATADIR/xdg-desktop-portal`, where a distribution's `DESKTOP-portals.conf` lives.
-    var systemDataFolder: String {
+    package var systemDataFolder: String {
         PortalFiles.folder(of: PortalFiles.folder(of: path)) + "/share/xdg-desktop-portal"
     }
 
     /// Chooses backends with `portals.conf` (else by `UseIn` alone).
-    var readsPortalsConf: Bool { version >= .portalsConf }
+    package var readsPortalsConf: Bool { version >= .portalsConf }
     /// Reads portal files from the XDG data folders (else from one folder only).
-    var readsDataDirs: Bool { version >= .dataDirsPortals }
+    package var readsDataDirs: Bool { version >= .dataDirsPortals }
 }

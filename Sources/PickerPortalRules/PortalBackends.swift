@@ -1,8 +1,8 @@
 /// An ini file as GLib's key files read them: `[section]`, `key=value`, `#` comments.
-struct KeyFile {
-    var sections: [String: [String: String]] = [:]
+package struct KeyFile {
+    package var sections: [String: [String: String]] = [:]
 
-    init(_ text: String) {
+    package init(_ text: String) {
         var section = ""
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = raw.trimmingWhitespace
@@ -16,38 +16,42 @@ struct KeyFile {
         }
     }
 
-    subscript(_ section: String, _ key: String) -> String? { sections[section]?[key] }
+    package subscript(_ section: String, _ key: String) -> String? { sections[section]?[key] }
 
     /// A `;`-separated list value, empty parts dropped.
-    func list(_ section: String, _ key: String) -> [String] {
+    package func list(_ section: String, _ key: String) -> [String] {
         (self[section, key] ?? "").split(separator: ";").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
     }
 }
 
 extension StringProtocol {
-    var trimmingWhitespace: String {
+    package var trimmingWhitespace: String {
         String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
     }
 }
 
 /// One backend's `.portal` file.
-struct PortalBackend {
+package struct PortalBackend {
     /// The file name without `.portal` ("gtk", "pickerd"): what `portals.conf` names.
-    var name: String
-    var path: String
-    var dbusName: String
-    var interfaces: [String]
-    var useIn: [String]
+    package var name: String
+    package var path: String
+    package var dbusName: String
+    package var interfaces: [String]
+    package var useIn: [String]
 
-    static let fileChooser = "org.freedesktop.impl.portal.FileChooser"
+    package init(name: String, path: String, dbusName: String, interfaces: [String], useIn: [String]) {
+        (self.name, self.path, self.dbusName, self.interfaces, self.useIn) = (name, path, dbusName, interfaces, useIn)
+    }
 
-    var implementsFileChooser: Bool { interfaces.contains(Self.fileChooser) }
+    package static let fileChooser = "org.freedesktop.impl.portal.FileChooser"
 
-    func isUsed(in desktop: String) -> Bool { useIn.contains { $0.lowercased() == desktop.lowercased() } }
+    package var implementsFileChooser: Bool { interfaces.contains(Self.fileChooser) }
+
+    package func isUsed(in desktop: String) -> Bool { useIn.contains { $0.lowercased() == desktop.lowercased() } }
 
     /// The `.portal` files of `folders`, in order; a name found earlier hides a later one. Files that
     /// cannot be read or lack `DBusName`/`Interfaces` are skipped, as the frontend skips them.
-    static func load(from folders: [String]) -> [PortalBackend] {
+    package static func load(from folders: [String]) -> [PortalBackend] {
         var out: [PortalBackend] = []
         for folder in folders {
             for file in PortalFiles.names(in: folder) where file.hasSuffix(".portal") {
@@ -64,14 +68,16 @@ struct PortalBackend {
 }
 
 /// Which backend answers FileChooser, and why: the frontend's own rules, per version.
-struct FileChooserChoice {
-    var backend: PortalBackend?
-    var reason: String
+package struct FileChooserChoice {
+    package var backend: PortalBackend?
+    package var reason: String
+
+    package init(backend: PortalBackend?, reason: String) { (self.backend, self.reason) = (backend, reason) }
 
     /// The rules of 1.16 (`portal-impl.c`): for each desktop of `XDG_CURRENT_DESKTOP` in order, the
     /// first FileChooser backend whose `UseIn` names it (ties by file path); else any FileChooser
     /// backend, in the order the desktops sort them.
-    static func byUseIn(_ backends: [PortalBackend], desktops: [String]) -> FileChooserChoice {
+    package static func byUseIn(_ backends: [PortalBackend], desktops: [String]) -> FileChooserChoice {
         let sorted = backends.sorted { a, b in
             for desktop in desktops {
                 let (useA, useB) = (a.isUsed(in: desktop), b.isUsed(in: desktop))
@@ -93,7 +99,7 @@ struct FileChooserChoice {
     /// The rules of 1.17+: the first `portals.conf` found (`PortalsConf.lookup`) names the backend in
     /// `[preferred]` (`org.freedesktop.impl.portal.FileChooser`, else `default`; `*` any, `none` none);
     /// with no config or no entry, the `UseIn` rules.
-    static func byConfig(_ backends: [PortalBackend], desktops: [String], config: (path: String, keys: KeyFile)?) -> FileChooserChoice {
+    package static func byConfig(_ backends: [PortalBackend], desktops: [String], config: (path: String, keys: KeyFile)?) -> FileChooserChoice {
         guard let config else {
             let legacy = byUseIn(backends, desktops: desktops)
             return FileChooserChoice(backend: legacy.backend, reason: "no portals.conf found; " + legacy.reason)
