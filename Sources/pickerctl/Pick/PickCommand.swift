@@ -87,7 +87,8 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
     let size = terminal.size()
     let layout = PickLayout(columns: size.columns, rows: size.rows,
                             cell: CellPixels.resolve(size: size, cellReply: detection.cellPixels, windowReply: detection.windowPixels),
-                            pictureLimit: kind == .sixel ? detection.sixelGeometry.map(PictureLimit.init) : nil)
+                            pictureLimit: kind == .sixel ? detection.sixelGeometry.map(PictureLimit.init) : nil,
+                            glyphs: PickGlyphs.forLocale(environment))
     let daemon = PickDaemon(connection: connection, session: inv.session) { () throws(ClientError) in
         try PickerConnection(socketPath: inv.socketPath, clientName: "pickerctl")
     }

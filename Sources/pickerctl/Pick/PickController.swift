@@ -43,7 +43,7 @@ final class PickController {
         self.libraryRoot = libraryRoot
         model = PickerModel(session: start.session, single: single)
         startsOnAlbums = start.albumIsFallback
-        pictures = PickPictures(backend: backend, daemon: daemon)
+        pictures = PickPictures(backend: backend, daemon: daemon, glyphs: layout.glyphs)
     }
 
     /// The session as pickerd last told it.
@@ -194,7 +194,8 @@ final class PickController {
         guard resized, outcome == nil else { return false }
         let size = terminal.size()
         layout = PickLayout(columns: size.columns, rows: size.rows,
-                            cell: CellPixels.resolve(size: size, cellReply: layout.cell, windowReply: nil), pictureLimit: layout.pictureLimit)
+                            cell: CellPixels.resolve(size: size, cellReply: layout.cell, windowReply: nil), pictureLimit: layout.pictureLimit,
+                            glyphs: layout.glyphs)
         // xterm's sixel limit follows its window: ask again; the answer comes in with the keys.
         if layout.pictureLimit != nil {
             let outer = Passthrough(enabled: PickEnvironment.current()["TMUX"] != nil)  // as at the start

@@ -1,0 +1,89 @@
+import PickerProtocol
+import Testing
+@testable import pickerctl
+
+/// The glyphs pick draws its frame and marks with: chosen by the locale, ASCII outside UTF-8, and
+/// the layout the same in both sets.
+@Suite struct PickGlyphsTests {
+    private func model(names: [String]) -> PickerModel {
+        let photos = names.enumerated().map { i, name in
+            PhotoInfo(index: i + 1, name: name, path: "A/\(name)", width: 10, height: 10, bytes: 1,
+                      format: .jpeg, date: 0, dateSource: .modified, broken: i == 2 ? "truncated" : nil)
+        }
+        let state = SessionState(name: "s", title: "T", width: 100, height: 100, maxSelection: 10, selectionCount: 1,
+                                 album: "A", albumIndex: 1, photo: names[0], photoIndex: 1, photoCount: photos.count,
+                                 message: "10x10 px, 1 bytes, JPEG")
+        var m = PickerModel(session: state, single: false)
+        m.albums.replace([AlbumInfo(index: 1, name: "A", photoCount: photos.count)])
+        m.photos.replace(photos)
+        m.photosTotal = photos.count
+        m.picks = ["A/\(names[1])"]
+        m.focus = .photos
+        m.notice = "quality 0 is out of range 1…100"
+        return m
+    }
+
+    private func layout(_ glyphs: PickGlyphs) -> PickLayout { PickLayout(columns: 100, rows: 20, cell: .fallback, glyphs: glyphs) }
+
+    @Test func theLocaleChoosesTheSetAsItChoosesTheSymbols() {
+        #expect(PickGlyphs.forLocale(["LANG": "C.UTF-8"]) == .unicode)
+        #expect(PickGlyphs.forLocale(["LANG": "C.UTF-8", "LC_ALL": "C"]) == .ascii)
+        #expect(PickGlyphs.forLocale(["LANG": "en_US.ISO-8859-1"]) == .ascii)
+        #expect(PickGlyphs.forLocale([:]) == .ascii)
+        #expect(PickGlyphs.forLocale(["LC_CTYPE": "de_DE.utf8"]) == .unicode)
+    }
+
+    @Test func everyScreenRowIsASCIIInTheASCIISetAndTheBarsStayInTheirColumns() {
+        var m = model(names: ["a.jpg", "b.jpg", "c.jpg", String(repeating: "long", count: 20) + ".jpg"])
+        m.filterEditing = true
+        for mode in [PickerModel.Mode.panes, .preview] {
+            m.mode = mode
+            let ascii = PickRenderer.rows(m, layout(.ascii), graphics: .symbols)
+            let unicode = PickRenderer.rows(m, layout(.unicode), graphics: .symbols)
+            #expect(Set(ascii.keys) == Set(unicode.keys))
+            for (row, text) in ascii {
+                #expect(text.text.unicodeScalars.allSatisfy { $0.isASCII }, "row \(row): \(text.text.debugDescription)")
+                let bars = Self.columns(of: "|", in: text.text), unicodeBars = Self.columns(of: "│", in: unicode[row]?.text ?? "")
+                if !unicodeBars.isEmpty { #expect(bars == unicodeBars, "row \(row)") }
+            }
+        }
+        m.helpShown = true
+        #expect(PickRenderer.rows(m, layout(.ascii), graphics: .symbols).values.allSatisfy { $0.text.unicodeScalars.allSatisfy { $0.isASCII } })
+    }
+
+    @Test func namesAreNotPicksToTranslate() {
+        let m = model(names: ["写真.jpg", "café…→.jpg", "c.jpg"])
+        let text = PickRenderer.rows(m, layout(.ascii), graphics: .none).values.map(\.text).joined()
+        #expect(text.contains("写真.jpg") && text.contains("café…→.jpg"), "names as they are")
+        #expect(text.contains("1...100"), "pickerd's message in ASCII")
+    }
+
+    @Test func aCutTextEndsInTheSetsEllipsisAndKeepsItsWidth() {
+        #expect(PickRenderer.fit("abcdefgh", 6, .ascii) == "abc...")
+        #expect(PickRenderer.fit("abcdefgh", 6, .unicode) == "abcde…")
+        #expect(PickRenderer.fit("写写写写", 6, .ascii) == "写... ")
+        #expect(PickRenderer.fit("abcdefgh", 2, .ascii) == "ab")
+    }
+
+    @Test func theHelpLinesUpItsWordsInBothSets() {
+        let ascii = PickHelp.lines(.ascii), unicode = PickHelp.lines(.unicode)
+        #expect(ascii.count == unicode.count)
+        for (a, u) in zip(ascii, unicode) where a.count > 18 {
+            #expect(a.dropFirst(18).first == u.dropFirst(18).first || a.hasPrefix("  Tab"), "\(a)\n\(u)")
+        }
+        #expect(unicode.contains("  Tab  → l  ← h   switch pane (in the grid: move left / right)"))
+        #expect(ascii.contains("  Tab  -> l  <- h switch pane (in the grid: move left / right)"))
+    }
+
+    /// The (scalar) columns of `bar` in `text` after its escape sequences are taken out.
+    static func columns(of bar: Character, in text: String) -> [Int] {
+        var column = 0, found: [Int] = [], inEscape = false
+        for ch in text {
+            if ch == "\u{1b}" { inEscape = true; continue }
+            if inEscape { if ch.isLetter { inEscape = false }; continue }
+            if ch == bar { found.append(column) }
+            column += ch.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) } ? 2 : 1
+        }
+        return found
+    }
+}
