@@ -31,6 +31,8 @@ final class PickController {
     /// `selectPhoto`s posted and not yet heard back from, by ticket (the album position asked for).
     private var asks = PhotoAsks()
     private var askTickets: [Int: Int] = [:]
+    /// The `photoInfo` in flight for `i`'s summary.
+    private var summaryAsk = PhotoSummaryAsk()
 
     init(terminal: TerminalSession, daemon: PickDaemon, events: PickerConnection, signals: SignalDescriptor,
          backend: GraphicsBackend, layout: PickLayout, start: PickStart, libraryRoot: String, single: Bool) {
@@ -77,6 +79,8 @@ final class PickController {
             if outcome == nil {
                 draw(full: full)
                 pictures.tick(on: terminal)
+                // After the picture's ask: a header read, answered with the next replies.
+                summaryAsk.follow(&model, daemon: daemon)
             }
         }
         return outcome ?? .cancelled
@@ -245,6 +249,7 @@ final class PickController {
     /// Replies to posted requests: the photo asks' and the pictures'.
     private func handleReplies(readable: Bool) throws(CLIError) {
         for (ticket, reply) in try daemon.arrivals(readable: readable) {
+            if summaryAsk.take(ticket, reply, into: &model) { continue }
             guard let index = askTickets.removeValue(forKey: ticket) else {
                 pictures.arrived(ticket, reply, layout: layout, on: terminal)
                 continue

@@ -79,7 +79,7 @@ struct PickRenderer {
     /// Title top-left (bold), message top-right.
     static func header(_ model: PickerModel, _ width: Int, _ g: PickGlyphs) -> String {
         let title = shown(model.session.title)
-        let message = shown(model.session.message)
+        let message = model.headerMessage(fitting: max(0, width - TerminalColumns.width(of: title) - 2), g)
         let gap = width - TerminalColumns.width(of: title) - TerminalColumns.width(of: message)
         if gap < 1 { return "\u{1b}[1m" + fit(title, width, g) }
         return "\u{1b}[1m" + title + "\u{1b}[0m" + String(repeating: " ", count: gap) + message
