@@ -87,3 +87,38 @@ import Testing
         return found
     }
 }
+
+/// `i`'s one-line summary of a photo's details: the least important parts go first when it must fit.
+@Suite struct PhotoSummaryTests {
+    private func details() -> PhotoDetails {
+        var d = PhotoDetails(path: "A/c.jpg", name: "c.jpg", format: .jpeg, width: 5760, height: 3840, bytes: 6_300_000,
+                             date: 1_452_612_808, dateSource: .exif)
+        d.cameraMake = "Canon"
+        d.cameraModel = "Canon EOS 5D Mark III"
+        d.lens = "EF24-70mm f/2.8L USM"
+        d.exposureTime = .init(1, 200)
+        d.fNumber = .init(28, 10)
+        d.iso = 1000
+        d.focalLength = .init(35, 1)
+        return d
+    }
+
+    @Test func everyPartInReadingOrderWhenThereIsRoom() {
+        let text = PhotoSummary(index: 1, details()).text(fitting: 200, .unicode)
+        #expect(text == "Canon EOS 5D Mark III, EF24-70mm f/2.8L USM, 1/200 s f/2.8 ISO 1000 35 mm, 2016-01-12 15:33:28, 5760x3840, 6.3 MB, JPEG")
+    }
+
+    @Test func theExposureThenTheFileSizeThenTheLensGoFirst() {
+        let summary = PhotoSummary(index: 1, details())
+        #expect(summary.text(fitting: 100, .unicode) == "Canon EOS 5D Mark III, EF24-70mm f/2.8L USM, 2016-01-12 15:33:28, 5760x3840, 6.3 MB, JPEG")
+        #expect(summary.text(fitting: 60, .unicode) == "Canon EOS 5D Mark III, 2016-01-12 15:33:28, 5760x3840, JPEG")
+        #expect(summary.text(fitting: 15, .ascii) == "Canon EOS 5D...")
+    }
+
+    @Test func aMakeTheModelRepeatsIsSaidOnceAndEXIFTextIsEscaped() {
+        var d = details()
+        d.cameraMake = "NIKON CORPORATION"
+        d.cameraModel = "NIKON D750\u{1b}[2J"
+        #expect(PhotoSummary(index: 1, d).text(fitting: 200, .unicode).hasPrefix("NIKON CORPORATION NIKON D750\\e[2J, "))
+    }
+}
