@@ -4,17 +4,19 @@ import PickerProtocol
 /// session's message: camera, lens, exposure, date, size, file size and format, whatever the reply
 /// has. Shown only for the photo it describes, so it never tells of the photo before.
 struct PhotoSummary: Equatable {
-    /// The album position it describes.
+    /// The album position it describes, and the file's revision then (a rewritten file is asked again).
     var index: Int
+    var revision = 0
     /// The parts in reading order, each with its rank: the highest rank is dropped first to fit.
     var parts: [(text: String, rank: Int)]
 
     static func == (a: PhotoSummary, b: PhotoSummary) -> Bool {
-        a.index == b.index && a.parts.map(\.text) == b.parts.map(\.text) && a.parts.map(\.rank) == b.parts.map(\.rank)
+        a.index == b.index && a.revision == b.revision && a.parts.map(\.text) == b.parts.map(\.text) && a.parts.map(\.rank) == b.parts.map(\.rank)
     }
 
-    init(index: Int, _ d: PhotoDetails) {
+    init(index: Int, revision: Int = 0, _ d: PhotoDetails) {
         self.index = index
+        self.revision = revision
         // EXIF text is the file's: shown escaped, as names are.
         let make = PickRenderer.shown(d.cameraMake), model = PickRenderer.shown(d.cameraModel)
         let camera = model.lowercased().hasPrefix(make.lowercased()) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
@@ -45,17 +47,20 @@ struct PhotoSummary: Equatable {
 /// The one `photoInfo` in flight for the summary: posted (never waited for) when `i` is on and the
 /// current photo has none yet; a reply for a photo no longer current is dropped.
 struct PhotoSummaryAsk {
-    private var pending: (ticket: Int, index: Int)? = nil
+    private var pending: (ticket: Int, index: Int, revision: Int)? = nil
+    /// The photo (and revision) last answered, also with an error: not asked again.
+    private var answered: (index: Int, revision: Int)? = nil
     /// Asks overtaken by a newer one: their replies are swallowed.
     private var stale: Set<Int> = []
 
     /// Asks for the current photo's details when the summary is on and does not describe it yet.
     mutating func follow(_ model: inout PickerModel, daemon: PickDaemon) {
-        guard model.infoShown, let index = model.session.photoIndex, model.summary?.index != index,
-              pending?.index != index else { return }
+        let revision = model.pictureRevision
+        guard model.infoShown, let index = model.session.photoIndex, answered.map({ $0 != (index, revision) }) ?? true,
+              pending.map({ ($0.index, $0.revision) != (index, revision) }) ?? true else { return }
         if let old = pending { stale.insert(old.ticket) }
         do throws(CLIError) {
-            pending = (try daemon.post(.photoInfo(session: daemon.session, photo: .index(index))), index)
+            pending = (try daemon.post(.photoInfo(session: daemon.session, photo: .index(index))), index, revision)
         } catch {
             pending = nil
             model.notice = error.message
@@ -67,8 +72,9 @@ struct PhotoSummaryAsk {
         if stale.remove(ticket) != nil { return true }
         guard let asked = pending, asked.ticket == ticket else { return false }
         pending = nil
+        answered = (asked.index, asked.revision)
         switch reply {
-        case .photoInfo(let details): model.summary = PhotoSummary(index: asked.index, details)
+        case .photoInfo(let details): model.summary = PhotoSummary(index: asked.index, revision: asked.revision, details)
         case .error(let e): model.notice = "no details: " + e.message
         default: break
         }

@@ -191,7 +191,7 @@ struct PickerModel {
     /// The header's right side: the current photo's details while `i` is on and they are known, else
     /// the session's message.
     func headerMessage(fitting width: Int, _ g: PickGlyphs) -> String {
-        guard infoShown, let summary, summary.index == session.photoIndex else { return PickRenderer.shown(session.message) }
+        guard infoShown, let summary, summary.index == session.photoIndex, summary.revision == pictureRevision else { return PickRenderer.shown(session.message) }
         return summary.text(fitting: width, g)
     }
 
