@@ -51,11 +51,14 @@ import Testing
         #expect(PickRenderer.rows(m, layout(.ascii), graphics: .symbols).values.allSatisfy { $0.text.unicodeScalars.allSatisfy { $0.isASCII } })
     }
 
-    @Test func namesAreNotPicksToTranslate() {
+    @Test func namesKeepTheirColumnsAsQuestionMarksAndPickerdsMessagesTheirEllipsis() {
         let m = model(names: ["写真.jpg", "café…→.jpg", "c.jpg"])
         let text = PickRenderer.rows(m, layout(.ascii), graphics: .none).values.map(\.text).joined()
-        #expect(text.contains("写真.jpg") && text.contains("café…→.jpg"), "names as they are")
+        #expect(text.contains("????.jpg") && text.contains("caf???.jpg"), "a ? a column")
         #expect(text.contains("1...100"), "pickerd's message in ASCII")
+        let unicode = PickRenderer.rows(m, layout(.unicode), graphics: .none).values.map(\.text).joined()
+        #expect(unicode.contains("写真.jpg") && unicode.contains("café…→.jpg"), "names as they are in UTF-8")
+        #expect(PickGlyphs.ascii.onScreen("e\u{301}写") == "e??", "a combining mark takes no column, a wide character two")
     }
 
     @Test func aCutTextEndsInTheSetsEllipsisAndKeepsItsWidth() {

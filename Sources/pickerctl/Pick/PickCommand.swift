@@ -56,7 +56,7 @@ let pickCommand = CommandSpec(
 
         A red ✗ before a name marks a photo pickerd could not decode; the message names the reason, and it cannot be picked.
         When the locale is not UTF-8, pick's frame and marks are ASCII: | between panes, *2 a pick, > the open
-        album, x a broken photo, ... a cut name, <- -> ^ v the arrows; names are printed as they are.
+        album, x a broken photo, ... a cut name, <- -> ^ v the arrows; other characters of names show as ?.
         """
 ) { inv throws(CLIError) in
     let options = try PickOptions(inv)

@@ -1,7 +1,8 @@
 /// The characters pick draws its own frame, marks and key names with: Unicode in a UTF-8 locale,
 /// ASCII in any other (a terminal in the C or a Latin-1 locale shows UTF-8 as "â" garbage). Chosen
 /// once at start by the rule the symbols use (`SymbolOptions.localeIsUTF8`) and carried in the
-/// layout. Album and photo names are not pick's: they are printed as they are.
+/// layout. Names, titles and EXIF text are the library's: in the ASCII set their non-ASCII
+/// characters reach the screen as `?` (`onScreen`), as `ls` shows them in the C locale.
 ///
 /// Every glyph that a layout counts on is one column in both sets (the bar, the marks, the caret);
 /// `more` and the arrows appear only in text that is cut to fit anyway.
@@ -45,6 +46,19 @@ struct PickGlyphs: Equatable, Sendable {
         var out = ""
         for scalar in text.unicodeScalars {
             if let ascii = Self.asciiOf[scalar] { out += ascii } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+
+    /// `text` as this set's terminal shows it: as it is in Unicode; in ASCII each non-ASCII character
+    /// becomes one `?` a column it takes (a wide one two, a combining mark none). A name's UTF-8 bytes in
+    /// a Latin-1 xterm take a column a byte and its 0x80–0x9F bytes are C1 controls (0x8D moves the
+    /// cursor up a row): printed as they are, they shift the borders and can drive the terminal.
+    func onScreen(_ text: String) -> String {
+        guard self == .ascii, !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII { out.unicodeScalars.append(scalar) } else { out += String(repeating: "?", count: TerminalColumns.width(of: scalar)) }
         }
         return out
     }

@@ -206,6 +206,6 @@ final class PickPictures {
     }
 
     private func note(_ text: String, in rect: CellRect) -> [UInt8] {
-        Array((ScreenText.moveTo(column: rect.column, row: rect.row) + PickRenderer.fit(glyphs.message(PickRenderer.shown(text)), rect.width, glyphs)).utf8)
+        Array((ScreenText.moveTo(column: rect.column, row: rect.row) + glyphs.onScreen(PickRenderer.fit(glyphs.message(PickRenderer.shown(text)), rect.width, glyphs))).utf8)
     }
 }

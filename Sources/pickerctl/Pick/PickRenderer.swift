@@ -37,8 +37,12 @@ struct PickRenderer {
         return out
     }
 
-    /// The screen model for the panes view.
+    /// The screen model for the panes view, in what the locale's terminal shows (`PickGlyphs.onScreen`).
     static func rows(_ model: PickerModel, _ layout: PickLayout, graphics: GraphicsKind) -> [Int: ScreenRow] {
+        content(model, layout, graphics: graphics).mapValues { ScreenRow(column: $0.column, text: layout.glyphs.onScreen($0.text)) }
+    }
+
+    private static func content(_ model: PickerModel, _ layout: PickLayout, graphics: GraphicsKind) -> [Int: ScreenRow] {
         var rows: [Int: ScreenRow] = [:]
         let g = layout.glyphs
         if layout.isTooSmall {

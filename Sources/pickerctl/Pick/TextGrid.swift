@@ -22,7 +22,7 @@ enum TextGrid {
             let mark = model.pickNumber(of: photo.path).map { "\(g.picked)\($0) " } ?? ""
             let style = photo.index == model.session.photoIndex ? "\u{1b}[7m" : "\u{1b}[0m"
             out += ScreenText.moveTo(column: rect.column + (i % columns) * cellWidth, row: rect.row + row)
-            out += style + PickRenderer.fit(mark + PickRenderer.shown(photo.name), cellWidth - 1, g) + "\u{1b}[0m"
+            out += style + g.onScreen(PickRenderer.fit(mark + PickRenderer.shown(photo.name), cellWidth - 1, g)) + "\u{1b}[0m"
         }
         return Array(out.utf8)
     }
