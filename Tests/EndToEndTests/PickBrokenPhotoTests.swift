@@ -121,7 +121,7 @@ struct PickBrokenPhotoTests {
     }
 }
 
-/// The marks pick draws, as the tests look for them (the same character as PickRenderer.brokenMark).
+/// The marks pick draws, as the tests look for them (the same characters as PickGlyphs.unicode).
 enum PickMarks {
     static let broken = "✗"
 }

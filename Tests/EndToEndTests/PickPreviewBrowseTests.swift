@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// What the tests look for in the preview's bottom row (PickRenderer.previewHelp).
+/// What the tests look for in the preview's bottom row (PickRenderer.previewHelp(.unicode)).
 enum PickKeys {
     static let previewHelp = "n → next  p ← previous"
 }

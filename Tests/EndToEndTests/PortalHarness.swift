@@ -22,7 +22,9 @@ final class PortalHarness: @unchecked Sendable {
     /// The environment every process of the harness shares (HOME and the runtime folder inside it).
     var environment: [String: String] {
         ["PATH": "/usr/bin:/bin", "HOME": directory.path, "DBUS_SESSION_BUS_ADDRESS": busAddress,
-         "XDG_RUNTIME_DIR": directory.appendingPathComponent("run").path, "TERM": "xterm-256color"]
+         "XDG_RUNTIME_DIR": directory.appendingPathComponent("run").path, "TERM": "xterm-256color",
+         // A desktop's UTF-8 locale: pick draws its frame in ASCII without one.
+         "LANG": "C.UTF-8"]
     }
 
     /// The portal files the frontend reads (`XDG_DESKTOP_PORTAL_DIR`); `startFrontend` adds pickerd.portal.

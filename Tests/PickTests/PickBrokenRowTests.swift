@@ -33,15 +33,15 @@ import Testing
     @Test func brokenPhotoRowHasARedCrossAndADimNameAndAGoodOneHasNeither() {
         let m = model([photo(1), photo(2, broken: "corrupt JPEG data")])
         let broken = cell(m, "p2.jpg"), good = cell(m, "p1.jpg")
-        #expect(broken.contains("\u{1b}[31m" + PickRenderer.brokenMark), "\(broken.debugDescription)")
+        #expect(broken.contains("\u{1b}[31m" + PickGlyphs.unicode.broken), "\(broken.debugDescription)")
         #expect(broken.contains("\u{1b}[39;2mp2.jpg"), "\(broken.debugDescription)")
-        #expect(!good.contains(PickRenderer.brokenMark), "\(good.debugDescription)")
+        #expect(!good.contains(PickGlyphs.unicode.broken), "\(good.debugDescription)")
     }
 
     @Test func brokenPhotoPickedBeforeItWasFoundBrokenKeepsItsPickNumberBesideTheCross() {
         var m = model([photo(1), photo(2, broken: "corrupt JPEG data")])
         m.picks = ["A/p2.jpg"]
-        #expect(cell(m, "p2.jpg").contains(PickRenderer.brokenMark + "1"))
+        #expect(cell(m, "p2.jpg").contains(PickGlyphs.unicode.broken + "1"))
     }
 
     @Test func reReadRowReplacesTheOldOneInPlaceUnderAFilter() {

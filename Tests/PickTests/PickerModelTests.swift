@@ -92,7 +92,7 @@ import Testing
         m.session.photoIndex = 2
         #expect(m.handle(.character(" "), layout: layout) == [.togglePhoto(index: 2)])
         m.picks = ["Kyoto/p2.jpg"]
-        let status = PickRenderer.previewStatus(m, 160)
+        let status = PickRenderer.previewStatus(m, 160, .unicode)
         #expect(status.contains("✓1 picked") && status.contains("1 of 10 picked"), "\(status)")
         #expect(m.handle(.character("p"), layout: layout) == [.selectPhoto(index: 1)], "p is the previous photo in the preview")
         #expect(m.mode == .preview)

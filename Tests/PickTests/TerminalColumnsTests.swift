@@ -15,10 +15,10 @@ import Testing
 
     @Test func fitCutsAndPadsToColumnsNeverSplittingAWideCharacter() {
         let name = String(repeating: "写", count: 40)
-        let cell = PickRenderer.fit(name, 11)
+        let cell = PickRenderer.fit(name, 11, .unicode)
         #expect(TerminalColumns.width(of: cell) == 11)
         #expect(cell.hasSuffix("… ") || cell.hasSuffix("…"))
-        #expect(TerminalColumns.width(of: PickRenderer.fit("写", 5)) == 5)
+        #expect(TerminalColumns.width(of: PickRenderer.fit("写", 5, .unicode)) == 5)
     }
 
     @Test func bidiControlsAreShownEscaped() {

@@ -48,11 +48,15 @@ let pickCommand = CommandSpec(
                           its heading shows the page, "page 3/56"
           p               the current photo full-screen: n → ↓ j next, p ← ↑ k previous (Home/End first/last),
                           Space picks (the badge shows "✓2 picked"), Esc q Enter back to the list or grid
+          i               the current photo's details (camera, lens, exposure, date, size, format) on the
+                          top line instead of the message, following the photo; i again: off
           ?               every key on one screen; any key closes it
           Esc q Ctrl-C    cancel (exit 3)
           mouse           click selects, wheel scrolls
 
         A red ✗ before a name marks a photo pickerd could not decode; the message names the reason, and it cannot be picked.
+        When the locale is not UTF-8, pick's frame and marks are ASCII: | between panes, *2 a pick, > the open
+        album, x a broken photo, ... a cut name, <- -> ^ v the arrows; other characters of names show as ?.
         """
 ) { inv throws(CLIError) in
     let options = try PickOptions(inv)
@@ -87,7 +91,8 @@ private func runPick(_ inv: Invocation, _ options: PickOptions) throws(CLIError)
     let size = terminal.size()
     let layout = PickLayout(columns: size.columns, rows: size.rows,
                             cell: CellPixels.resolve(size: size, cellReply: detection.cellPixels, windowReply: detection.windowPixels),
-                            pictureLimit: kind == .sixel ? detection.sixelGeometry.map(PictureLimit.init) : nil)
+                            pictureLimit: kind == .sixel ? detection.sixelGeometry.map(PictureLimit.init) : nil,
+                            glyphs: PickGlyphs.forLocale(environment))
     let daemon = PickDaemon(connection: connection, session: inv.session) { () throws(ClientError) in
         try PickerConnection(socketPath: inv.socketPath, clientName: "pickerctl")
     }

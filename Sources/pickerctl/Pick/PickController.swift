@@ -31,6 +31,8 @@ final class PickController {
     /// `selectPhoto`s posted and not yet heard back from, by ticket (the album position asked for).
     private var asks = PhotoAsks()
     private var askTickets: [Int: Int] = [:]
+    /// The `photoInfo` in flight for `i`'s summary.
+    private var summaryAsk = PhotoSummaryAsk()
 
     init(terminal: TerminalSession, daemon: PickDaemon, events: PickerConnection, signals: SignalDescriptor,
          backend: GraphicsBackend, layout: PickLayout, start: PickStart, libraryRoot: String, single: Bool) {
@@ -43,7 +45,7 @@ final class PickController {
         self.libraryRoot = libraryRoot
         model = PickerModel(session: start.session, single: single)
         startsOnAlbums = start.albumIsFallback
-        pictures = PickPictures(backend: backend, daemon: daemon)
+        pictures = PickPictures(backend: backend, daemon: daemon, glyphs: layout.glyphs)
     }
 
     /// The session as pickerd last told it.
@@ -77,6 +79,8 @@ final class PickController {
             if outcome == nil {
                 draw(full: full)
                 pictures.tick(on: terminal)
+                // After the picture's ask: a header read, answered with the next replies.
+                summaryAsk.follow(&model, daemon: daemon)
             }
         }
         return outcome ?? .cancelled
@@ -198,7 +202,8 @@ final class PickController {
         guard resized, outcome == nil else { return false }
         let size = terminal.size()
         layout = PickLayout(columns: size.columns, rows: size.rows,
-                            cell: CellPixels.resolve(size: size, cellReply: layout.cell, windowReply: nil), pictureLimit: layout.pictureLimit)
+                            cell: CellPixels.resolve(size: size, cellReply: layout.cell, windowReply: nil), pictureLimit: layout.pictureLimit,
+                            glyphs: layout.glyphs)
         // xterm's sixel limit follows its window: ask again; the answer comes in with the keys.
         if layout.pictureLimit != nil {
             let outer = Passthrough(enabled: PickEnvironment.current()["TMUX"] != nil)  // as at the start
@@ -248,6 +253,7 @@ final class PickController {
     /// Replies to posted requests: the photo asks' and the pictures'.
     private func handleReplies(readable: Bool) throws(CLIError) {
         for (ticket, reply) in try daemon.arrivals(readable: readable) {
+            if summaryAsk.take(ticket, reply, into: &model) { continue }
             guard let index = askTickets.removeValue(forKey: ticket) else {
                 pictures.arrived(ticket, reply, layout: layout, on: terminal)
                 continue

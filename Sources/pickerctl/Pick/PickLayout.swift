@@ -38,6 +38,8 @@ struct PickLayout: Equatable {
     var cell: CellPixels
     /// The largest picture the terminal draws, when it said (sixel); nil: no limit known.
     var pictureLimit: PictureLimit? = nil
+    /// What pick's own frame and marks are drawn with (the locale's, chosen once at start).
+    var glyphs: PickGlyphs = .unicode
 
     static let minimumColumns = 40
     static let minimumRows = 8

@@ -31,6 +31,8 @@ enum PictureKey: Equatable {
 final class PickPictures {
     private let backend: GraphicsBackend
     private let daemon: PickDaemon
+    /// What a note in the pane is cut with (the layout's).
+    private let glyphs: PickGlyphs
     /// What is on screen, or on its way (`fetch`, `due`).
     private var shown: PictureKey? = nil
     /// The picture request in flight, and what it is for.
@@ -42,7 +44,8 @@ final class PickPictures {
     /// Pictures changing quicker than this are keys held or typed in a burst.
     static let settle = 0.06
 
-    init(backend: GraphicsBackend, daemon: PickDaemon) {
+    init(backend: GraphicsBackend, daemon: PickDaemon, glyphs: PickGlyphs) {
+        self.glyphs = glyphs
         self.backend = backend
         self.daemon = daemon
     }
@@ -167,7 +170,7 @@ final class PickPictures {
         do throws(CLIError) {
             let page = try gridPage(showing: model.session.photoIndex, cellSize: cellSize)
             guard let request = backend.gridRequest(session: daemon.session, cellSize: cellSize, page: page, rect: rect) else {
-                terminal.write(TextGrid.draw(model: &model, in: rect))
+                terminal.write(TextGrid.draw(model: &model, in: rect, glyphs: layout.glyphs))
                 return
             }
             let reply = try daemon.call(.thumbnails(request))
@@ -203,6 +206,6 @@ final class PickPictures {
     }
 
     private func note(_ text: String, in rect: CellRect) -> [UInt8] {
-        Array((ScreenText.moveTo(column: rect.column, row: rect.row) + PickRenderer.fit(PickRenderer.shown(text), rect.width)).utf8)
+        Array((ScreenText.moveTo(column: rect.column, row: rect.row) + glyphs.onScreen(PickRenderer.fit(glyphs.message(PickRenderer.shown(text)), rect.width, glyphs))).utf8)
     }
 }

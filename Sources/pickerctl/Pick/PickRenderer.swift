@@ -13,7 +13,10 @@ struct ScreenRow: Equatable {
 struct PickRenderer {
     private var last: [Int: ScreenRow] = [:]
 
-    static let help = "↑↓ jk move  ←→ Tab pane  Enter open/accept  Space pick  / filter  g grid  p preview  ? help  Esc q cancel"
+    /// The bottom row's key help.
+    static func help(_ g: PickGlyphs) -> String {
+        "\(g.pair(g.up, g.down)) jk move  \(g.pair(g.left, g.right)) Tab pane  Enter open/accept  Space pick  / filter  g grid  p preview  ? help  Esc q cancel"
+    }
     static let syncBegin = "\u{1b}[?2026h"
     static let syncEnd = "\u{1b}[?2026l"
 
@@ -34,49 +37,55 @@ struct PickRenderer {
         return out
     }
 
-    /// The screen model for the panes view.
+    /// The screen model for the panes view, in what the locale's terminal shows (`PickGlyphs.onScreen`).
     static func rows(_ model: PickerModel, _ layout: PickLayout, graphics: GraphicsKind) -> [Int: ScreenRow] {
+        content(model, layout, graphics: graphics).mapValues { ScreenRow(column: $0.column, text: layout.glyphs.onScreen($0.text)) }
+    }
+
+    private static func content(_ model: PickerModel, _ layout: PickLayout, graphics: GraphicsKind) -> [Int: ScreenRow] {
         var rows: [Int: ScreenRow] = [:]
+        let g = layout.glyphs
         if layout.isTooSmall {
-            rows[0] = ScreenRow(column: 0, text: fit("terminal too small for pick (\(PickLayout.minimumColumns)x\(PickLayout.minimumRows))", layout.columns))
+            rows[0] = ScreenRow(column: 0, text: fit("terminal too small for pick (\(PickLayout.minimumColumns)x\(PickLayout.minimumRows))", layout.columns, g))
             return rows
         }
-        rows[layout.headerRow] = ScreenRow(column: 0, text: header(model, layout.columns))
+        rows[layout.headerRow] = ScreenRow(column: 0, text: header(model, layout.columns, g))
         if model.helpShown { return rows.merging(PickHelp.rows(layout)) { _, help in help } }
         if model.mode == .preview {
-            rows[layout.helpRow] = ScreenRow(column: 0, text: previewStatus(model, layout.columns))
+            rows[layout.helpRow] = ScreenRow(column: 0, text: previewStatus(model, layout.columns, g))
             return rows
         }
         rows[1] = ScreenRow(column: 0, text: headings(model, layout))
         let albums = layout.albumPane, photos = layout.photoPane
         for r in 0..<albums.height {
-            let albumCell = albumRow(model, at: model.albums.top + r, width: albums.width)
-            let photoCell = photoRow(model, at: model.photos.top + r, width: photos.width)
-            rows[albums.row + r] = ScreenRow(column: 0, text: albumCell + "\u{1b}[0m│" + photoCell + "\u{1b}[0m│")
+            let albumCell = albumRow(model, at: model.albums.top + r, width: albums.width, g)
+            let photoCell = photoRow(model, at: model.photos.top + r, width: photos.width, g)
+            rows[albums.row + r] = ScreenRow(column: 0, text: albumCell + "\u{1b}[0m" + g.bar + photoCell + "\u{1b}[0m" + g.bar)
         }
-        rows[layout.statusRow] = ScreenRow(column: 0, text: status(model, layout.columns, graphics: graphics))
-        rows[layout.helpRow] = ScreenRow(column: 0, text: "\u{1b}[2m" + fit(help, layout.columns))
+        rows[layout.statusRow] = ScreenRow(column: 0, text: status(model, layout.columns, graphics: graphics, g))
+        rows[layout.helpRow] = ScreenRow(column: 0, text: "\u{1b}[2m" + fit(help(g), layout.columns, g))
         return rows
     }
 
-    static let previewHelp = "n → next  p ← previous  Space pick  Esc back  ? help"
+    /// The preview's key help.
+    static func previewHelp(_ g: PickGlyphs) -> String { "n \(g.right) next  p \(g.left) previous  Space pick  Esc back  ? help" }
 
     /// The preview's bottom row: the current photo's pick badge, the count, and its keys.
-    static func previewStatus(_ model: PickerModel, _ width: Int) -> String {
+    static func previewStatus(_ model: PickerModel, _ width: Int, _ g: PickGlyphs) -> String {
         let path = model.photos.items.first { $0.index == model.session.photoIndex }?.path
-        let badge = path.flatMap(model.pickNumber(of:)).map { "✓\($0) picked  " } ?? ""
+        let badge = path.flatMap(model.pickNumber(of:)).map { "\(g.picked)\($0) picked  " } ?? ""
         let position = model.session.photoIndex.map { "\($0)/\(model.photosTotal)  " } ?? ""
-        let text = position + model.pickCountText + (model.notice.isEmpty ? "" : "  " + shown(model.notice)) + "   " + previewHelp
-        let rest = "\u{1b}[2m" + fit(text, max(1, width - TerminalColumns.width(of: badge)))
+        let text = position + model.pickCountText + (model.notice.isEmpty ? "" : "  " + g.message(shown(model.notice))) + "   " + previewHelp(g)
+        let rest = "\u{1b}[2m" + fit(text, max(1, width - TerminalColumns.width(of: badge)), g)
         return badge.isEmpty ? rest : "\u{1b}[1;32m" + badge + "\u{1b}[0m" + rest
     }
 
     /// Title top-left (bold), message top-right.
-    static func header(_ model: PickerModel, _ width: Int) -> String {
+    static func header(_ model: PickerModel, _ width: Int, _ g: PickGlyphs) -> String {
         let title = shown(model.session.title)
-        let message = shown(model.session.message)
+        let message = model.headerMessage(fitting: max(0, width - TerminalColumns.width(of: title) - 2), g)
         let gap = width - TerminalColumns.width(of: title) - TerminalColumns.width(of: message)
-        if gap < 1 { return "\u{1b}[1m" + fit(title, width) }
+        if gap < 1 { return "\u{1b}[1m" + fit(title, width, g) }
         return "\u{1b}[1m" + title + "\u{1b}[0m" + String(repeating: " ", count: gap) + message
     }
 
@@ -87,33 +96,31 @@ struct PickRenderer {
             ? "Photos /\(shown(model.photos.filter))  \(model.photos.count)/\(model.photos.items.count)" : "Photos (\(model.photosTotal))"
         let imageTitle = model.mode == .grid ? "Grid" + (model.gridPage.map { "  page \($0.page)/\($0.pages)" } ?? "")
             : model.filterMatchesNothing ? "" : shown(model.session.photo ?? "")
-        return "\u{1b}[4m" + fit(albumTitle, layout.albumPane.width) + " " + fit(photoTitle, layout.photoPane.width) + " "
-            + fit(imageTitle, layout.imagePane.width)
+        let g = layout.glyphs
+        return "\u{1b}[4m" + fit(albumTitle, layout.albumPane.width, g) + " " + fit(photoTitle, layout.photoPane.width, g) + " "
+            + fit(imageTitle, layout.imagePane.width, g)
     }
 
-    private static func albumRow(_ model: PickerModel, at row: Int, width: Int) -> String {
+    private static func albumRow(_ model: PickerModel, at row: Int, width: Int, _ g: PickGlyphs) -> String {
         guard let album = model.albums.item(atRow: row) else { return String(repeating: " ", count: width) }
-        let open = album.name == model.session.album ? "▸" : " "
-        let text = open + highlighted(fit(shown(album.name) + " (\(album.photoCount))", width - 1), album.name,
+        let open = album.name == model.session.album ? g.open : " "
+        let text = open + highlighted(fit(shown(album.name) + " (\(album.photoCount))", width - 1, g), album.name,
                                       model.albums.matchedPositions(atRow: row))
         return style(row == model.albums.cursor, focused: model.focus == .albums) + text
     }
 
-    private static func photoRow(_ model: PickerModel, at row: Int, width: Int) -> String {
+    private static func photoRow(_ model: PickerModel, at row: Int, width: Int, _ g: PickGlyphs) -> String {
         guard let photo = model.photos.item(atRow: row) else { return String(repeating: " ", count: width) }
         let cursor = photo.index == model.session.photoIndex
-        let name = highlighted(fit(shown(photo.name), width - 4), photo.name, model.photos.matchedPositions(atRow: row))
+        let name = highlighted(fit(shown(photo.name), width - 4, g), photo.name, model.photos.matchedPositions(atRow: row))
         // A broken photo: a red ✗ (with its pick number, if picked before it was found broken) and a dim
         // name; the reason is in the message when it is current.
         if photo.broken != nil {
-            return style(cursor, focused: model.focus == .photos) + "\u{1b}[31m" + fit(brokenMark + (model.pickNumber(of: photo.path).map(String.init) ?? ""), 4) + "\u{1b}[39;2m" + name
+            return style(cursor, focused: model.focus == .photos) + "\u{1b}[31m" + fit(g.broken + (model.pickNumber(of: photo.path).map(String.init) ?? ""), 4, g) + "\u{1b}[39;2m" + name
         }
-        let mark = model.pickNumber(of: photo.path).map { "\u{1b}[1;32m" + fit("✓\($0)", 4) + "\u{1b}[22;39m" } ?? "    "
+        let mark = model.pickNumber(of: photo.path).map { "\u{1b}[1;32m" + fit(g.picked + "\($0)", 4, g) + "\u{1b}[22;39m" } ?? "    "
         return style(cursor, focused: model.focus == .photos) + mark + name
     }
-
-    /// Shown before the name of a photo the daemon marked broken.
-    static let brokenMark = "✗"
 
     /// The cursor row: reverse video in the focused pane, bold elsewhere.
     private static func style(_ isCursor: Bool, focused: Bool) -> String {
@@ -121,14 +128,14 @@ struct PickRenderer {
         return focused ? "\u{1b}[0;7m" : "\u{1b}[0;1m"
     }
 
-    private static func status(_ model: PickerModel, _ width: Int, graphics: GraphicsKind) -> String {
+    private static func status(_ model: PickerModel, _ width: Int, graphics: GraphicsKind, _ g: PickGlyphs) -> String {
         var left = model.pickCountText
-        if model.filterEditing { left += "   filter: /" + shown(model.currentFilter) + "▏" }
+        if model.filterEditing { left += "   filter: /" + shown(model.currentFilter) + g.caret }
         // A notice can quote a file name (a refusal for a broken photo): escaped like every name.
-        if !model.notice.isEmpty { left += "   " + shown(model.notice) }
+        if !model.notice.isEmpty { left += "   " + g.message(shown(model.notice)) }
         let right = "[\(graphics.rawValue)]"
         let gap = width - TerminalColumns.width(of: left) - TerminalColumns.width(of: right)
-        return gap >= 1 ? left + String(repeating: " ", count: gap) + right : fit(left, width)
+        return gap >= 1 ? left + String(repeating: " ", count: gap) + right : fit(left, width, g)
     }
 
     /// Control characters shown escaped: names and titles never reach the terminal raw.
@@ -151,13 +158,15 @@ struct PickRenderer {
         return inside ? out + "\u{1b}[24;39m" : out
     }
 
-    /// Cut or pad to exactly `width` terminal columns (a wide character takes two).
-    static func fit(_ text: String, _ width: Int) -> String {
+    /// Cut (ending in `g.more`) or pad to exactly `width` terminal columns (a wide character takes two).
+    static func fit(_ text: String, _ width: Int, _ g: PickGlyphs) -> String {
         guard width > 0 else { return "" }
         let used = TerminalColumns.width(of: text)
         if used > width {
-            let cut = TerminalColumns.prefix(text, columns: width - 1)
-            return cut + "…" + String(repeating: " ", count: width - 1 - TerminalColumns.width(of: cut))
+            let more = TerminalColumns.width(of: g.more) <= width ? g.more : ""
+            let room = width - TerminalColumns.width(of: more)
+            let cut = TerminalColumns.prefix(text, columns: room)
+            return cut + more + String(repeating: " ", count: room - TerminalColumns.width(of: cut))
         }
         return text + String(repeating: " ", count: width - used)
     }

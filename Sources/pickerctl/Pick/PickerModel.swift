@@ -34,6 +34,10 @@ struct PickerModel {
     var helpShown = false
     /// The grid page drawn and the album's pages (set by whoever drew the grid), for the heading.
     var gridPage: (page: Int, pages: Int)? = nil
+    /// `i`: the header's right side shows the current photo's details instead of the message.
+    var infoShown = false
+    /// The details last told (for one photo: shown only while it is current).
+    var summary: PhotoSummary? = nil
     /// Typing into the filter of the focused list.
     var filterEditing = false
     var session: SessionState
@@ -90,6 +94,7 @@ struct PickerModel {
             mode = mode == .grid ? .panes : .grid
             return [.redrawAll]
         case .character("p"): return openPreview()
+        case .character("i"): return toggleInfo()
         case .character("?"):
             helpShown = true
             return [.redrawAll]
@@ -159,6 +164,7 @@ struct PickerModel {
         case .home: return stepPreview(by: -Int(Int32.max))
         case .end, .character("G"): return stepPreview(by: Int(Int32.max))
         case .character(" "): return togglePick()
+        case .character("i"): return toggleInfo()
         case .character("?"):
             helpShown = true
             return [.redrawAll]
@@ -175,6 +181,18 @@ struct PickerModel {
         if let index = session.photoIndex, photos.current?.index != index { photos.moveCursor { $0.index == index } }
         guard photos.move(by: delta), let p = photos.current else { return [] }
         return [.selectPhoto(index: p.index)]
+    }
+
+    private mutating func toggleInfo() -> [PickAction] {
+        infoShown.toggle()
+        return [.redraw]
+    }
+
+    /// The header's right side: the current photo's details while `i` is on and they are known, else
+    /// the session's message.
+    func headerMessage(fitting width: Int, _ g: PickGlyphs) -> String {
+        guard infoShown, let summary, summary.index == session.photoIndex, summary.revision == pictureRevision else { return PickRenderer.shown(session.message) }
+        return summary.text(fitting: width, g)
     }
 
     /// Full screen, from the panes or the grid; Esc comes back to the mode it was opened from.

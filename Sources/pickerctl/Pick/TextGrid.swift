@@ -4,7 +4,7 @@ import PickerProtocol
 enum TextGrid {
     static let cellWidth = 20
 
-    static func draw(model: inout PickerModel, in rect: CellRect) -> [UInt8] {
+    static func draw(model: inout PickerModel, in rect: CellRect, glyphs g: PickGlyphs) -> [UInt8] {
         let columns = max(1, rect.width / cellWidth)
         model.gridColumns = columns
         let photos = (0..<model.photos.count).compactMap { model.photos.item(atRow: $0) }
@@ -19,10 +19,10 @@ enum TextGrid {
         for (i, photo) in photos.enumerated() {
             let row = i / columns - firstRow
             guard row >= 0, row < rect.height else { continue }
-            let mark = model.pickNumber(of: photo.path).map { "✓\($0) " } ?? ""
+            let mark = model.pickNumber(of: photo.path).map { "\(g.picked)\($0) " } ?? ""
             let style = photo.index == model.session.photoIndex ? "\u{1b}[7m" : "\u{1b}[0m"
             out += ScreenText.moveTo(column: rect.column + (i % columns) * cellWidth, row: rect.row + row)
-            out += style + PickRenderer.fit(mark + PickRenderer.shown(photo.name), cellWidth - 1) + "\u{1b}[0m"
+            out += style + g.onScreen(PickRenderer.fit(mark + PickRenderer.shown(photo.name), cellWidth - 1, g)) + "\u{1b}[0m"
         }
         return Array(out.utf8)
     }
