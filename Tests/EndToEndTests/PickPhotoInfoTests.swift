@@ -24,7 +24,8 @@ struct PickPhotoInfoTests {
         let shown = try await pick.waitFor("canon.jpg's details") { topLine($0).contains(Self.canon) }
         #expect(topLine(shown).hasSuffix("MB, JPEG"), "\(topLine(shown))")
         try await pick.press("j")
-        let plain = try await pick.waitFor("plain.jpg's details") { topLine($0).contains("JPEG") && !topLine($0).contains("Canon") }
+        // Until its details come, the line shows plain.jpg's message ("… px, … kB, JPEG"): wait for the details' "MB".
+        let plain = try await pick.waitFor("plain.jpg's details") { topLine($0).hasSuffix("MB, JPEG") && !topLine($0).contains("Canon") }
         #expect(!topLine(plain).contains(" px,"), "the details, not the message: \(topLine(plain))")
 
         try await pick.press("p")
