@@ -37,7 +37,7 @@ public final class PickerService: Sendable {
         self.prefetcher = prefetcher
         self.events = { prefetcher.observe($0); events($0) }
         let library = PhotoLibrary(root: configuration.libraryRoot, maxPhotoBytes: configuration.maxPhotoBytes, pool: pool,
-                                   maxPixels: configuration.maxPixels)
+                                   maxPixels: configuration.maxPixels, showsRawPairs: configuration.showsRawPairs)
         self.library = library
         let budget = WorkBudget(capacityBytes: configuration.workBudgetBytes)
         self.budget = budget
