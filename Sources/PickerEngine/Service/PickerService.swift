@@ -234,8 +234,8 @@ public final class PickerService: Sendable {
             return .session(try stepPhoto(name, direction))
         case .getImage(let params):
             return .image(try renderCurrent(params, prepared).answering(params.cells))
-        case let .photoInfo(name, photo):
-            return .photoInfo(try photoDetails(name, photo))
+        case let .photoInfo(name, photo, asked):
+            return .photoInfo(try photoDetails(name, photo, asked: asked))
         case let .toggle(name, selector):
             return .selection(try toggle(name, selector))
         case .selection(let name):
