@@ -7,7 +7,8 @@ import PickerProtocol
 /// the extensions are not compared at all, so `IMG_1.CR2` pairs with `IMG_1.JPG` and `IMG_1.jpg`.
 /// A stem with more than one RAW or more than one JPEG (`IMG_1.CR2`, `IMG_1.DNG`, `IMG_1.JPG`)
 /// pairs nothing: every file is listed, rather than guess which belongs to which.
-/// `pickerd --show-raw-pairs` turns pairing off.
+/// Only JPEG stands in for a RAW (RAW+HEIC from newer cameras lists both). `pickerd --show-raw-pairs`
+/// turns pairing off.
 public enum RawPairing {
     /// The part of a file name before its last dot; nil for a name without a dot or with nothing before it.
     static func stem(of fileName: String) -> Substring? {
@@ -19,6 +20,8 @@ public enum RawPairing {
     /// a JPEG, keyed by that JPEG's relative path.
     /// - Parameter photos: the photos lying directly in one folder.
     public static func pair(_ photos: [Photo]) -> (listed: [Photo], companions: [String: Photo]) {
+        // Most folders hold no RAW: one pass, no dictionaries (a 1,000,000-photo scan pays nothing more).
+        guard photos.contains(where: { $0.format == .raw }) else { return (photos, [:]) }
         var raws: [Substring: [Photo]] = [:], jpegs: [Substring: [Photo]] = [:]
         for photo in photos {
             guard photo.format == .raw || photo.format == .jpeg, let stem = stem(of: photo.fileName) else { continue }
