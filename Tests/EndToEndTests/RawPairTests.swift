@@ -98,11 +98,26 @@ import Testing
         #expect(hidden, "the RAW hidden again: \(afterAdd)")
         #expect(try await albumCounts(daemon) == ["All Photos": 4, "Cam": 3, "Other": 1])
 
-        // A JPEG added next to the RAW that was alone in Other pairs them too.
+        // A JPEG added next to the RAW that was alone in Other pairs them too; a session that was
+        // looking at the RAW and had picked it now has the pair, the JPEG, in both places.
+        for args in [["session", "new", "w", "--width", "100"], ["select-album", "Other"], ["select-photo", "IMG_0001.DNG"],
+                     ["toggle", "IMG_0001.DNG"]] {
+            let r = try await daemon.ctl(args: args, session: args[0] == "session" ? nil : "w")
+            #expect(r.exitCode == 0, "\(args): \(r)")
+        }
         try FileManager.default.copyItem(at: Self.jpeg, to: library.url.appendingPathComponent("Other/IMG_0001.jpg"))
         let paired = await until { try await names(daemon, "Other") == ["IMG_0001.jpg"] }
         let other = try await names(daemon, "Other")
         #expect(paired, "Other: \(other)")
+        let followed = await until {
+            let s = try json(try await daemon.ctl("--json", "status", session: "w")) as? [String: Any]
+            return s?["photo"] as? String == "IMG_0001.jpg"
+        }
+        let status = try await daemon.ctl("--json", "status", session: "w")
+        #expect(followed && status.stdoutText.contains("\"photo_index\":1") && status.stdoutText.contains("\"selection_count\":1"),
+                "\(status)")
+        let picked = try await daemon.ctl("selection", "--paths", session: "w")
+        #expect(picked.stdoutText.hasSuffix("Other/IMG_0001.jpg\n"), "\(picked)")
 
         // A restart loads the library from its index: still paired.
         await daemon.stop()

@@ -110,6 +110,7 @@ public final class PickerService: Sendable {
             events(.library(library.info))
             for batch in Self.batches(of: changes.sorted(), size: 1000) { events(.libraryChanges(batch)) }
             if !changes.removed.isEmpty { forget(Set(changes.removed)) }
+            if !changes.added.isEmpty { followFormedPairs(changes.added, in: update.snapshot) }
             if !changes.changed.isEmpty { announceCurrentChanged(Set(changes.changed)) }
         }
     }
