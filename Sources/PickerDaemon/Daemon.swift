@@ -57,6 +57,7 @@ public enum Daemon {
         engine.indexDirectory = config.indexDirectory
         engine.workers = config.workers
         engine.prefetch = config.prefetch
+        engine.showsRawPairs = config.showsRawPairs
         engine.sandboxedDecoding = decoderSettings(config)
         let relay = EventRelay()
         let service = PickerService(configuration: engine, events: { relay.send($0) })

@@ -17,7 +17,7 @@ public enum DaemonCommandLine {
     public static let usage = """
         Usage: pickerd [--library DIR] [--socket PATH] [--cache-mb N] [--state-dir DIR] [--max-megapixels N]
                       [--memory-mb N] [--workers N] [--idle-timeout SECONDS] [--no-prefetch] [--no-shared-thumbnails]
-                      [--ready-fd N] [--decode-seconds N] [--decode-in-process]
+                      [--show-raw-pairs] [--ready-fd N] [--decode-seconds N] [--decode-in-process]
 
         The pickerd photo-picker daemon. Indexes a photo library and serves picker sessions
         to clients (pickerctl, editor plugins, scripts) over a Unix socket. Runs in the
@@ -46,6 +46,8 @@ public enum DaemonCommandLine {
           --no-prefetch        do not render the photos next to a session's current one ahead of time
           --no-shared-thumbnails
                                do not read or write the freedesktop thumbnail cache ($XDG_CACHE_HOME/thumbnails)
+          --show-raw-pairs     list a camera's RAW+JPEG pair (same folder, same name before the extension) as two
+                               photos; by default the pair is one photo, the JPEG, and photo-info names the RAW
           --ready-fd N         write `listening` to descriptor N once the socket accepts and `scanned` once the
                                first library scan has ended, then close it (for a supervisor or a script)
           --version            print the version
@@ -66,6 +68,7 @@ public enum DaemonCommandLine {
         var sharedThumbnails = true
         var workers = WorkerPool.defaultWorkers
         var prefetch = true
+        var showsRawPairs = false
         var readyFD: Int32? = nil
         var idleTimeout = 60
         var decodeInProcess = false
@@ -105,6 +108,7 @@ public enum DaemonCommandLine {
             case "--no-shared-thumbnails": sharedThumbnails = false
             case "--workers": workers = try intValue(key, 1...256)
             case "--no-prefetch": prefetch = false
+            case "--show-raw-pairs": showsRawPairs = true
             case "--ready-fd": readyFD = Int32(try intValue(key, 0...65535))
             case "--idle-timeout": idleTimeout = try intValue(key, 0...86400)
             default: throw UsageError(message: "unknown option '\(a)'")
@@ -121,6 +125,7 @@ public enum DaemonCommandLine {
         config.memoryMB = memoryMB
         config.workers = workers
         config.prefetch = prefetch
+        config.showsRawPairs = showsRawPairs
         config.readyFD = readyFD
         config.idleTimeoutSeconds = idleTimeout
         config.decodeInProcess = decodeInProcess

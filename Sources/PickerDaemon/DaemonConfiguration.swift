@@ -19,6 +19,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var workers: Int = WorkerPool.defaultWorkers
     /// Whether neighbouring photos are rendered ahead while a session looks (`--no-prefetch`).
     public var prefetch = true
+    /// `--show-raw-pairs`: both files of a RAW+JPEG pair are listed (by default the JPEG stands for both).
+    public var showsRawPairs = false
     /// `--ready-fd`: the descriptor told `listening` and `scanned` (nil: none).
     public var readyFD: Int32?
     /// Seconds after which a connection with no subscription and nothing going on is closed

@@ -18,6 +18,12 @@ public enum DaemonManPage {
         page.paragraph(description(usage))
         page.section("Options")
         for o in options(usage) { page.item(o.label, o.help) }
+        page.section("Library")
+        page.paragraph("Every folder under the library root that directly holds images is an album; formats come from "
+                       + "the files' bytes. A camera's RAW+JPEG pair (a RAW file and a JPEG in one folder whose names are "
+                       + "equal up to the last dot: the stem compared exactly, the extensions not at all) is one photo, the "
+                       + "JPEG: listed, counted and picked as the JPEG, its RAW named by pickerctl info. A stem with two RAWs "
+                       + "or two JPEGs pairs nothing. --show-raw-pairs lists both files.")
         page.section("Environment")
         for line in usage.split(separator: "\n") where line.hasPrefix("Environment:") {
             page.paragraph(String(line.dropFirst("Environment:".count).drop { $0 == " " }))

@@ -35,6 +35,16 @@ public struct PhotoDetails: Sendable, Equatable {
     /// The embedded ICC profile's description (or "sRGB" from EXIF ColorSpace), "" when none is named.
     public var colourProfile = ""
     public var hasGPS = false
+    /// Extension tag 1, `raw_companion`: the relative path of the camera RAW listed as one photo with
+    /// this one (a RAW+JPEG pair), "" when it has none; nil when the reply carries no entry (not
+    /// asked, or a server from before the field).
+    public var rawCompanion: String?
+
+    /// Tags of the reply's extension area; a request's entry of the same tag (empty) asks for it.
+    public enum Extension {
+        /// `raw_companion`: the RAW's relative path as UTF-8, the entry's whole bytes (none: length 0).
+        public static let rawCompanion: UInt8 = 1
+    }
 
     public init(path: String, name: String, format: PhotoFormat, width: Int, height: Int, bytes: Int64,
                 date: Int64, dateSource: PhotoInfo.DateSource) {
@@ -67,6 +77,9 @@ public struct PhotoDetails: Sendable, Equatable {
         w.count(iso ?? 0)
         w.string(colourProfile)
         w.bool(hasGPS)
+        var area = ExtensionArea()
+        if let rawCompanion { area.set(Extension.rawCompanion, Array(rawCompanion.utf8)) }
+        area.encode(into: &w)
     }
 
     static func decode(from r: inout ByteReader) throws(PickerError) -> PhotoDetails {
@@ -83,6 +96,13 @@ public struct PhotoDetails: Sendable, Equatable {
         d.iso = iso == 0 ? nil : Int(iso)
         d.colourProfile = try r.string()
         d.hasGPS = try r.bool()
+        // Fields added later come in the extension area; tags this version does not know are skipped.
+        if let bytes = try ExtensionArea.decode(from: &r).bytes(Extension.rawCompanion) {
+            guard let path = String(validating: bytes, as: UTF8.self) else {
+                throw PickerError(.malformedFrame, "raw_companion is not valid UTF-8")
+            }
+            d.rawCompanion = path
+        }
         return d
     }
 
@@ -97,15 +117,15 @@ public struct PhotoDetails: Sendable, Equatable {
 extension RequestDeclaration {
     static let details: [RequestDeclaration] = [
         RequestDeclaration(.photoInfo, answer: .photoInfoReply, .interactive, encode: { request, w in
-            guard case .photoInfo(let session, let photo) = request else { return }
+            guard case .photoInfo(let session, let photo, let extensions) = request else { return }
             w.string(session)
             // Kind 0: the session's current photo; else a selector in the selected album.
             if let photo { photo.encode(into: &w) } else { w.u8(0) }
+            extensions.encode(into: &w)
         }, decode: { r throws(PickerError) in
             let session = try r.string()
             let photo = try Selector.decodeOptional(from: &r)
-            _ = try ExtensionArea.decode(from: &r)
-            return .photoInfo(session: session, photo: photo)
+            return .photoInfo(session: session, photo: photo, extensions: try ExtensionArea.decode(from: &r))
         }),
     ]
 }
@@ -116,10 +136,7 @@ extension ReplyDeclaration {
             guard case .photoInfo(let d) = reply else { return }
             d.encode(into: &w)
         }, decode: { r throws(PickerError) in
-            let details = try PhotoDetails.decode(from: &r)
-            // Fields added later come in the extension area: skipped by this version.
-            _ = try ExtensionArea.decode(from: &r)
-            return .photoInfo(details)
+            .photoInfo(try PhotoDetails.decode(from: &r))
         }),
     ]
 }

@@ -20,8 +20,9 @@ public enum Request: Sendable, Equatable {
     /// One page of the selected album's photos, in the session's order.
     case photosPage(PhotosPageRequest)
     case getImage(ImageRequest)
-    /// One photo's details from the index and its header (nil photo: the session's current one).
-    case photoInfo(session: String, photo: Selector?)
+    /// One photo's details from the index and its header (nil photo: the session's current one);
+    /// `extensions` asks for the reply's entries (`PhotoDetails.Extension`).
+    case photoInfo(session: String, photo: Selector?, extensions: ExtensionArea = ExtensionArea())
     case toggle(session: String, Selector)
     case selection(session: String)
     case clearSelection(session: String)
@@ -76,7 +77,7 @@ public enum Request: Sendable, Equatable {
         case .setSort(let s, _): return s
         case .photosPage(let p): return p.session
         case .getImage(let r): return r.session
-        case .photoInfo(let s, _): return s
+        case .photoInfo(let s, _, _): return s
         case .toggle(let s, _), .selection(let s), .clearSelection(let s): return s
         case .thumbnails(let r): return r.session
         case .preview(let r): return r.session

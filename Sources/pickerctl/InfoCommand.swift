@@ -5,10 +5,12 @@ let infoCommand = CommandSpec(words: ["info"], summary: "a photo's date, camera,
             arguments: [ArgumentSpec(name: "PHOTO", optional: true, help: "photo file name (default: the current photo)",
                                      completion: .live("photos"))],
             options: [indexOption],
-            details: "Read from the index and the file's header, no decode. GPS says only whether the file holds a position,\nnever the position. Exit code 3 when no photo is selected and none is named.") { inv throws(CLIError) in
+            details: "Read from the index and the file's header, no decode. GPS says only whether the file holds a position,\nnever the position. A camera's RAW+JPEG pair is listed as its JPEG; \"RAW file\" names the RAW.\nExit code 3 when no photo is selected and none is named.") { inv throws(CLIError) in
     let index = try inv.int("--index", in: 1...Int(Int32.max))
     let photo: Selector? = inv.positional(0) == nil && index == nil ? nil : try inv.selector(what: "photo")
-    let reply = try inv.call(.photoInfo(session: inv.session, photo: photo))
+    // Asks for the RAW companion; a daemon from before the field skips the ask and answers without it.
+    let asks = ExtensionArea([.init(tag: PhotoDetails.Extension.rawCompanion)])
+    let reply = try inv.call(.photoInfo(session: inv.session, photo: photo, extensions: asks))
     guard case .photoInfo(let d) = reply else { throw unexpected(reply) }
     if inv.json {
         Output.json(.object(InfoText.fields(d).map { ($0.key, $0.json) }))
@@ -36,6 +38,7 @@ enum InfoText {
         }
         return [
             text("path", "Path", d.path),
+            text("raw_companion", "RAW file", d.rawCompanion ?? ""),
             text("format", "Format", d.format.displayName),
             Field(key: "width", label: "Size", text: "\(d.width)x\(d.height) px", json: .int(d.width)),
             Field(key: "height", label: "", text: nil, json: .int(d.height)),

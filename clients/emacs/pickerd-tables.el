@@ -46,6 +46,10 @@ A `format' field of a payload is a number or one of these names (or `jpg').")
 numbering as `pickerd-formats' (PROTOCOL.md, \"Image formats\"); `heic',
 `avif', `gif', `jxl' and `raw' are decode-only, so never an output format.")
 (defconst pickerd-max-cells 1000 "Terminal columns and rows are each 1...1000.")
+(defconst pickerd-raw-companion-tag 1
+  "The extension tag of photoInfo's raw_companion (PROTOCOL.md).
+An empty request entry asks; the reply's entry is the relative path
+of the RAW of a RAW+JPEG pair listed as this JPEG, empty for none.")
 
 (defun pickerd-format-code (format)
   "FORMAT (a number, or a name in `pickerd-formats' or `jpg') as its number."

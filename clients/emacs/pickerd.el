@@ -363,8 +363,13 @@ SESSION defaults to `pickerd-session-name'."
   "PHOTO's details (`photoInfo'), an alist keyed as PROTOCOL.md's photoInfoReply.
 PHOTO is a file name or a 1-based index in SESSION's album (default
 `pickerd-session'); nil for the current photo.  `gps' says only whether
-the file holds a position, never the position."
-  (pickerd-request 'photoInfo `((session . ,(or session pickerd-session)) (photo . ,photo))))
+the file holds a position, never the position.  `raw_companion' is the
+relative path of the camera RAW listed as one photo with this JPEG (a
+RAW+JPEG pair), nil when it has none or the daemon predates the field."
+  (let* ((info (pickerd-request 'photoInfo `((session . ,(or session pickerd-session)) (photo . ,photo)
+                                             (extensions . ((,pickerd-raw-companion-tag . ""))))))
+         (raw (alist-get pickerd-raw-companion-tag (alist-get 'extensions info))))
+    (cons (cons 'raw_companion (and raw (> (length raw) 0) (decode-coding-string raw 'utf-8))) info)))
 
 (defun pickerd-clear-selection (&optional session)
   "Unpick every photo of SESSION (default `pickerd-session-name')."

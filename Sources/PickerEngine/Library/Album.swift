@@ -15,12 +15,16 @@ public struct Album: Sendable, Equatable {
     public var kind: Kind
     /// Photos in display order: natural file-name order for a folder, newest first for All Photos.
     public var photos: [Photo]
+    /// For a folder album: the RAWs of RAW+JPEG pairs, hidden from `photos`, keyed by the relative
+    /// path of the JPEG listed for them (`RawPairing`). Empty for All Photos and with `--show-raw-pairs`.
+    public var rawCompanions: [String: Photo]
 
     /// Makes an album; `photos` must already be in display order.
-    public init(name: String, kind: Kind, photos: [Photo]) {
+    public init(name: String, kind: Kind, photos: [Photo], rawCompanions: [String: Photo] = [:]) {
         self.name = name
         self.kind = kind
         self.photos = photos
+        self.rawCompanions = rawCompanions
     }
 
     /// True for the virtual "All Photos" album.

@@ -34,6 +34,8 @@ public struct LibraryScanner: Sendable {
     public var pool: WorkerPool?
     /// The pixel cap (`--max-megapixels`): a header declaring more is listed too large.
     public var maxPixels = EngineConfiguration.defaultMaxPixels
+    /// `--show-raw-pairs`: list both files of a RAW+JPEG pair (by default the JPEG stands for both).
+    public var showsRawPairs = false
 
     public init(root: String, maxDepth: Int = 64) {
         self.root = root
@@ -117,7 +119,8 @@ public struct LibraryScanner: Sendable {
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let snapshot = LibrarySnapshot.assemble(root: root, rootDirectory: rootDirectory, byFolder: byFolder,
-                                                skipped: skipped, scanDurationSeconds: seconds)
+                                                skipped: skipped, scanDurationSeconds: seconds,
+                                                showsRawPairs: showsRawPairs)
         return Result(snapshot: snapshot, added: added, changed: changed, unchanged: unchanged, notImages: notImages)
     }
 

@@ -4,7 +4,8 @@ extension LibrarySnapshot {
     /// folders taken out and the new ones inserted where they belong (newest first). At 1,000,000
     /// photos this is what keeps a change in one folder from costing a sort of the whole library.
     /// The root folder ("") is not handled here (its album is named after the root).
-    func replacingFolders(_ byFolder: [String: [Photo]], skipped newSkipped: [SkippedEntry]) -> LibrarySnapshot {
+    func replacingFolders(_ byFolder: [String: [Photo]], skipped newSkipped: [SkippedEntry],
+                          showsRawPairs: Bool = false) -> LibrarySnapshot {
         var gone = Set<ObjectIdentifier>()
         var folderAlbums: [Album] = []
         var seen = Set<String>()
@@ -15,10 +16,10 @@ extension LibrarySnapshot {
             }
             seen.insert(folder)
             for photo in album.photos { gone.insert(ObjectIdentifier(photo)) }
-            if !photos.isEmpty { folderAlbums.append(Self.folderAlbum(folder, photos)) }
+            if !photos.isEmpty { folderAlbums.append(Album.folder(folder, named: folder, photos, showsRawPairs: showsRawPairs)) }
         }
         for (folder, photos) in byFolder where !seen.contains(folder) && !photos.isEmpty {
-            folderAlbums.append(Self.folderAlbum(folder, photos))
+            folderAlbums.append(Album.folder(folder, named: folder, photos, showsRawPairs: showsRawPairs))
         }
         let order = LibraryScanner.sortedFolders(folderAlbums.compactMap(\.folderPath))
         let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
@@ -35,16 +36,24 @@ extension LibrarySnapshot {
         return snapshot
     }
 
-    private static func folderAlbum(_ folder: String, _ photos: [Photo]) -> Album {
-        Album(name: folder, kind: .folder(relativePath: folder), photos: NaturalSort.sorted(photos) { $0.fileName })
-    }
-
     static func folder(of path: String) -> String {
         path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
     }
 }
 
 extension Album {
+    /// The album of one folder's photos: RAW+JPEG pairs made one photo (unless `showsRawPairs`), the
+    /// listed photos in natural file-name order, every record (companions too) in the album `name`.
+    static func folder(_ folder: String, named name: String, _ photos: [Photo], showsRawPairs: Bool) -> Album {
+        let (listed, companions) = showsRawPairs ? (photos, [:]) : RawPairing.pair(photos)
+        return Album(name: name, kind: .folder(relativePath: folder),
+                     photos: NaturalSort.sorted(listed) { $0.fileName }.map { $0.inAlbum(name) },
+                     rawCompanions: companions.mapValues { $0.inAlbum(name) })
+    }
+
+    /// Every file of a folder album: its photos and the RAWs hidden behind them.
+    var allFiles: [Photo] { rawCompanions.isEmpty ? photos : photos + rawCompanions.values }
+
     /// The folder's path for a folder album, nil for All Photos.
     var folderPath: String? {
         if case .folder(let path) = kind { return path }

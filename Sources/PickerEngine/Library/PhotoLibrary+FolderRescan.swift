@@ -27,9 +27,9 @@ extension PhotoLibrary {
             let kept = Set(byFolder.values.joined().map(\.relativePath))
             for album in old.albums where !album.isAllPhotos {
                 guard let folder = album.folderPath, byFolder[folder] != nil else { continue }
-                changes.removed += album.photos.map(\.relativePath).filter { !kept.contains($0) }
+                changes.removed += album.allFiles.map(\.relativePath).filter { !kept.contains($0) }
             }
-            let snapshot = old.replacingFolders(byFolder, skipped: skipped)
+            let snapshot = old.replacingFolders(byFolder, skipped: skipped, showsRawPairs: showsRawPairs)
             var index = oldIndex
             for path in changes.removed { index[path] = nil }
             for photo in byFolder.values.joined() { index[photo.relativePath] = photo }

@@ -20,6 +20,9 @@ public final class PhotoLibrary: Sendable {
     public let maxPixels: Int
     /// Helps read headers in a scan.
     let pool: WorkerPool?
+    /// `--show-raw-pairs`: both files of a RAW+JPEG pair are listed; by default the pair is one
+    /// photo, the JPEG (`RawPairing`).
+    public let showsRawPairs: Bool
 
     /// The current snapshot and, derived from it, every photo by relative path (sessions look
     /// photos up by path); replaced together so the two always agree.
@@ -39,9 +42,11 @@ public final class PhotoLibrary: Sendable {
     ///   whole, and their bytes count against the daemon's work budget).
     /// - Parameter pool: the workers that help read headers in a scan (nil: the scanning thread only).
     /// - Parameter maxPixels: the pixel cap (`--max-megapixels`).
+    /// - Parameter showsRawPairs: list both files of a RAW+JPEG pair (`--show-raw-pairs`).
     public init(root: String, maxPhotoBytes: Int = 100 * 1024 * 1024, pool: WorkerPool? = nil,
-                maxPixels: Int = EngineConfiguration.defaultMaxPixels) {
+                maxPixels: Int = EngineConfiguration.defaultMaxPixels, showsRawPairs: Bool = false) {
         self.root = root
+        self.showsRawPairs = showsRawPairs
         self.pool = pool
         self.maxPhotoBytes = maxPhotoBytes
         self.maxPixels = maxPixels
@@ -68,6 +73,7 @@ public final class PhotoLibrary: Sendable {
                 var scanner = LibraryScanner(root: root)
                 scanner.pool = pool
                 scanner.maxPixels = maxPixels
+                scanner.showsRawPairs = showsRawPairs
                 let result = try scanner.scanCounting(reusing: previous, notImages: notImages.withLock { $0 },
                                                       onFolder: onFolder, progress: progress)
                 notImages.withLock { $0 = result.notImages }
@@ -81,9 +87,7 @@ public final class PhotoLibrary: Sendable {
                 snapshot.scannedAtSeconds = Int64(now.tv_sec)
             }
             let made = snapshot
-            var index: [String: Photo] = [:]
-            index.reserveCapacity(made.allPhotos.count)
-            for photo in made.allPhotos { index[photo.relativePath] = photo }
+            let index = made.filesByPath()
             current.withLock { $0 = (made, index) }
             return (made, Self.changes(from: previous, to: index, counted: counted))
         }
@@ -112,16 +116,14 @@ public final class PhotoLibrary: Sendable {
         var byFolder: [String: [Photo]] = [:]
         for photo in photos { byFolder[photo.albumName, default: []].append(photo) }
         var snapshot = LibrarySnapshot.assemble(root: root, rootDirectory: rootDirectory, byFolder: byFolder,
-                                                skipped: [], scanDurationSeconds: 0)
+                                                skipped: [], scanDurationSeconds: 0, showsRawPairs: showsRawPairs)
         snapshot.scannedAtSeconds = 0  // not checked against the disk yet: `library` says scanning until it is
-        var index: [String: Photo] = [:]
-        index.reserveCapacity(photos.count)
-        for photo in snapshot.allPhotos { index[photo.relativePath] = photo }
+        let index = snapshot.filesByPath()
         current.withLock { $0 = (snapshot, index) }
         return snapshot
     }
 
-    /// Every photo by relative path (the current snapshot's index).
+    /// Every file by relative path (the current snapshot's index; the RAWs hidden behind a JPEG too).
     var photosByPath: [String: Photo] { current.withLock { $0.byPath } }
 
     /// The current snapshot.

@@ -23,6 +23,8 @@ public struct EngineConfiguration: Sendable {
     public var workers: Int = WorkerPool.defaultWorkers
     /// Whether photos next to the one a session looks at are rendered ahead (`--no-prefetch` turns it off).
     public var prefetch = true
+    /// `pickerd --show-raw-pairs`: list both files of a RAW+JPEG pair, not one photo (`RawPairing`).
+    public var showsRawPairs = false
     /// How photos are decoded: in a pool of sandboxed worker processes (the daemon's default), or
     /// in the calling thread (nil: engine tests, fuzzing, `pickerd --decode-in-process`).
     public var sandboxedDecoding: SandboxedDecoder.Settings? = nil

@@ -3,7 +3,8 @@ import PickerProtocol
 extension PickerService {
     /// `photoInfo`: a photo's details from the index and its header (`PhotoDetailsReader`); the
     /// current photo, or one picked by name or index in the session's order. No pixels are decoded.
-    func photoDetails(_ name: String, _ selector: Selector?) throws(PickerError) -> PhotoDetails {
+    /// - Parameter asked: the request's extension area; the reply's entries answer only what it asks.
+    func photoDetails(_ name: String, _ selector: Selector?, asked: ExtensionArea = ExtensionArea()) throws(PickerError) -> PhotoDetails {
         let session = try sessions.get(name)
         let photo: Photo
         if let selector { photo = try orderedAlbum(of: session).photo(selector) } else { photo = try currentPhoto(of: session) }
@@ -21,6 +22,9 @@ extension PickerService {
         details.iso = camera.iso
         details.hasGPS = camera.hasGPS
         details.colourProfile = profile
+        if asked.contains(PhotoDetails.Extension.rawCompanion) {
+            details.rawCompanion = library.snapshot.rawCompanion(of: photo)?.relativePath ?? ""
+        }
         return details
     }
 }

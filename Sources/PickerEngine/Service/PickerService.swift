@@ -37,7 +37,7 @@ public final class PickerService: Sendable {
         self.prefetcher = prefetcher
         self.events = { prefetcher.observe($0); events($0) }
         let library = PhotoLibrary(root: configuration.libraryRoot, maxPhotoBytes: configuration.maxPhotoBytes, pool: pool,
-                                   maxPixels: configuration.maxPixels)
+                                   maxPixels: configuration.maxPixels, showsRawPairs: configuration.showsRawPairs)
         self.library = library
         let budget = WorkBudget(capacityBytes: configuration.workBudgetBytes)
         self.budget = budget
@@ -110,6 +110,7 @@ public final class PickerService: Sendable {
             events(.library(library.info))
             for batch in Self.batches(of: changes.sorted(), size: 1000) { events(.libraryChanges(batch)) }
             if !changes.removed.isEmpty { forget(Set(changes.removed)) }
+            if !changes.added.isEmpty { followFormedPairs(changes.added, in: update.snapshot) }
             if !changes.changed.isEmpty { announceCurrentChanged(Set(changes.changed)) }
         }
     }
@@ -234,8 +235,8 @@ public final class PickerService: Sendable {
             return .session(try stepPhoto(name, direction))
         case .getImage(let params):
             return .image(try renderCurrent(params, prepared).answering(params.cells))
-        case let .photoInfo(name, photo):
-            return .photoInfo(try photoDetails(name, photo))
+        case let .photoInfo(name, photo, asked):
+            return .photoInfo(try photoDetails(name, photo, asked: asked))
         case let .toggle(name, selector):
             return .selection(try toggle(name, selector))
         case .selection(let name):

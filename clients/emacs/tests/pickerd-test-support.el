@@ -29,12 +29,12 @@
      ,@body))
 
 (defun pickerd-test-vectors ()
-  "Every hex block of PROTOCOL.md: (KIND TITLE BYTES), KIND `vector' or `refused'."
+  "Every hex block of PROTOCOL.md: (KIND TITLE BYTES), KIND `vector', `refused' or `extended'."
   (with-temp-buffer
     (insert-file-contents pickerd-test-protocol-md)
     (goto-char (point-min))
     (let (out)
-      (while (re-search-forward "<!-- \\(vector\\|refused\\): \\(.*?\\) -->[ \t\n]*```hex\n" nil t)
+      (while (re-search-forward "<!-- \\(vector\\|refused\\|extended\\): \\(.*?\\) -->[ \t\n]*```hex\n" nil t)
         (let ((kind (intern (match-string 1))) (title (match-string 2)) (start (point)))
           (re-search-forward "^```")
           (let ((bytes nil))

@@ -78,7 +78,9 @@
              (should (> (alist-get 'width current) 0))
              (should (> (alist-get 'bytes current) 0))
              (should (memq (alist-get 'gps current) '(nil t)))
-             (should-not (alist-get 'extensions current))
+             ;; Asked for its RAW companion: an empty entry, no pair here.
+             (should (equal (alist-get 'extensions current) (list (cons pickerd-raw-companion-tag ""))))
+             (should-not (alist-get 'raw_companion current))
              (should-not (equal (alist-get 'path current) (alist-get 'path second)))))
        (ignore-errors (pickerd-request 'sessionClose `((session . ,session)) conn))
        (pickerd-close conn)))))

@@ -96,6 +96,22 @@
         (should (equal (alist-get 'path decoded) "A/p.jpg"))
         (should (equal (pickerd-encode-frame (car frame) (nth 1 frame) decoded) (car case)))))))
 
+(ert-deftest pickerd-raw-companion-blocks-round-trip ()
+  "photoInfo's raw_companion extension: PROTOCOL.md's extended blocks decode with the entry and re-encode."
+  (let ((expected '(("photoInfo id=70 asking for raw_companion" . "")
+                    ("photoInfoReply id=70 with raw_companion" . "2024/Kyoto/IMG_2.CR2")))
+        (n 0))
+    (dolist (v (pickerd-test-vectors))
+      (let ((want (assoc (nth 1 v) expected)))
+        (when (and (eq (car v) 'extended) want)
+          (setq n (1+ n))
+          (let* ((frame (pickerd-parse-frame (nth 2 v)))
+                 (fields (pickerd-decode-payload (car frame) (nth 2 frame))))
+            (should (equal (symbol-name (pickerd-message-name (car frame))) (car (split-string (nth 1 v)))))
+            (should (equal (alist-get pickerd-raw-companion-tag (alist-get 'extensions fields)) (cdr want)))
+            (should (equal (pickerd-encode-frame (car frame) (nth 1 frame) fields) (nth 2 v)))))))
+    (should (= n 2))))
+
 ;; Values a newer daemon adds (PROTOCOL.md, "Open values") survive decode and re-encode.
 (ert-deftest pickerd-newer-values-round-trip-byte-for-byte ()
   (let ((row '((index . 1) (name . "a.new") (path . "a.new") (width . 2) (height . 3) (bytes . 4)

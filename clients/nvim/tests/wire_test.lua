@@ -10,7 +10,7 @@ local function vectors()
   local text = table.concat(vim.fn.readfile(path, 'b'), '\n')
   local out = {}
   for kind, title, body in text:gmatch('<!%-%- (%a+): ([^\n]-) %-%->%s*```hex\n(.-)```') do
-    if kind == 'vector' or kind == 'refused' then
+    if kind == 'vector' or kind == 'refused' or kind == 'extended' then
       local bytes = {}
       for line in (body .. '\n'):gmatch('(.-)\n') do
         for hex in (line:gsub('#.*$', '')):gmatch('%x%x') do bytes[#bytes + 1] = string.char(tonumber(hex, 16)) end
@@ -47,6 +47,28 @@ test('every vector of PROTOCOL.md decodes to its named message and re-encodes by
   for t, m in pairs(wire.MESSAGES) do
     if not seen[t] then fail(('no vector for %s (0x%02x)'):format(m[1], t)) end
   end
+end)
+
+test('photoInfo\'s raw_companion blocks decode with the entry and re-encode byte for byte', function()
+  local expected = { ['photoInfo id=70 asking for raw_companion'] = '',
+    ['photoInfoReply id=70 with raw_companion'] = '2024/Kyoto/IMG_2.CR2' }
+  local n = 0
+  for _, v in ipairs(of_kind('extended')) do
+    local want = expected[v.title]
+    if want then
+      n = n + 1
+      local f = wire.framer()
+      f:feed(v.bytes)
+      local frame, err = f:next()
+      if not frame then fail(v.title .. ': ' .. vim.inspect(err)) end
+      eq(v.title:match('^(%S+)'), frame.name, v.title .. ': message name')
+      local fields, derr = wire.decode_payload(frame.type, frame.payload)
+      if not fields then fail(v.title .. ': ' .. vim.inspect(derr)) end
+      eq(want, fields.extensions[wire.RAW_COMPANION_TAG], v.title .. ': raw_companion')
+      if wire.encode(frame.type, frame.id, fields) ~= v.bytes then fail(v.title .. ': re-encoded bytes differ') end
+    end
+  end
+  eq(2, n, 'raw_companion blocks in PROTOCOL.md')
 end)
 
 test('every refused block of PROTOCOL.md fails with the error it names', function()

@@ -37,8 +37,13 @@ class Session:
     def photo_info(self, photo: Union[str, int, None] = None) -> Dict[str, Any]:
         """One photo's details (``photoInfo``): the current photo, or one named or 1-based
         indexed in the selected album. A dict keyed as PROTOCOL.md's ``photoInfoReply`` fields
-        (``camera_make``, ``exposure_time`` as ``{numerator, denominator}``, ``gps`` True/False...)."""
-        return self._call(T.PHOTO_INFO, lambda f: f, photo=photo)
+        (``camera_make``, ``exposure_time`` as ``{numerator, denominator}``, ``gps`` True/False...),
+        plus ``raw_companion``: the relative path of the camera RAW listed as one photo with this JPEG
+        (a RAW+JPEG pair), None when it has none or the daemon predates the field."""
+        def convert(f: Dict[str, Any]) -> Dict[str, Any]:
+            raw = (f.get("extensions") or {}).get(wire.RAW_COMPANION_TAG)
+            return dict(f, raw_companion=raw.decode("utf-8") if raw else None)
+        return self._call(T.PHOTO_INFO, convert, photo=photo, extensions={wire.RAW_COMPANION_TAG: b""})
 
     def show(self) -> SessionState:
         return self._state_call(T.SESSION_SHOW)

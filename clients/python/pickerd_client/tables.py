@@ -165,6 +165,9 @@ CELLS: Fields = (("cols", ("range", "u16", 1, MAX_CELLS)), ("rows", ("range", "u
 SYMBOLS_TAG = 1
 SYMBOL_CLASSES = {0: "block", 1: "sextant", 2: "ascii"}
 SYMBOL_CLASS_CODES = {name: code for code, name in SYMBOL_CLASSES.items()}
+# photoInfo's extension tag 1 (PROTOCOL.md, "Image formats"): an empty request entry asks; the reply's
+# entry is the relative path of the RAW of a RAW+JPEG pair listed as this JPEG, UTF-8 (empty: none).
+RAW_COMPANION_TAG = 1
 # An EXIF rational: 0/0 is unknown.
 RATIONAL = ("struct", (("numerator", "u32"), ("denominator", "u32")))
 SESSION_ONLY: Fields = (("session", "string"),)

@@ -27,7 +27,9 @@ class PhotoInfoTest(unittest.TestCase):
         self.assertGreater(info["width"] * info["height"], 0)
         self.assertGreater(info["bytes"], 0)
         self.assertIsInstance(info["gps"], bool)
-        self.assertEqual(info["extensions"], {})
+        # Asked for its RAW companion: an empty entry, no pair here.
+        self.assertEqual(info["extensions"], {pc.wire.RAW_COMPANION_TAG: b""})
+        self.assertIsNone(info["raw_companion"])
 
     def test_a_named_photo_and_nothing_selected(self):
         album = album_with(self.c, 2)

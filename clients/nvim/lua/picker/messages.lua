@@ -148,6 +148,10 @@ M.MESSAGES = {
   [0x83] = { 'scanProgressEvent', SCAN_PROGRESS },
 }
 
+-- photoInfo's extension tag 1 (PROTOCOL.md, "Image formats"): an empty request entry asks; the reply's
+-- entry is the relative path of the RAW of a RAW+JPEG pair listed as this JPEG (empty: none).
+M.RAW_COMPANION_TAG = 1
+
 M.TYPES = {} -- name -> type number
 for t, m in pairs(M.MESSAGES) do M.TYPES[m[1]] = t end
 

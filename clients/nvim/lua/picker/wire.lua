@@ -30,6 +30,7 @@ local messages = require('picker.messages')
 M.ERRORS, M.ERROR_CODES, M.error_name = messages.ERRORS, messages.ERROR_CODES, messages.error_name
 M.FORMATS, M.FORMAT_CODES = messages.FORMATS, messages.FORMAT_CODES
 M.PHOTO_FORMATS = messages.PHOTO_FORMATS
+M.RAW_COMPANION_TAG = messages.RAW_COMPANION_TAG
 M.SESSION_CHANGES, M.change_name = messages.SESSION_CHANGES, messages.change_name
 M.MESSAGES, M.TYPES, M.message_name = messages.MESSAGES, messages.TYPES, messages.message_name
 
