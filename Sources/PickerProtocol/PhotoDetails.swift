@@ -132,7 +132,7 @@ extension RequestDeclaration {
 
 extension ReplyDeclaration {
     static let details: [ReplyDeclaration] = [
-        ReplyDeclaration(.photoInfoReply, encode: { reply, w in
+        ReplyDeclaration(type: .photoInfoReply, encode: { reply, w in
             guard case .photoInfo(let d) = reply else { return }
             d.encode(into: &w)
         }, decode: { r throws(PickerError) in

@@ -1,7 +1,7 @@
 /// Replies that list albums, photos and the pick list.
 extension ReplyDeclaration {
     static let browsing: [ReplyDeclaration] = [
-        ReplyDeclaration(.albumsReply, encode: { reply, w in
+        ReplyDeclaration(type: .albumsReply, encode: { reply, w in
             guard case .albums(let albums) = reply else { return }
             w.count(albums.count)
             for a in albums {
@@ -17,7 +17,7 @@ extension ReplyDeclaration {
             }
             return .albums(albums)
         }),
-        ReplyDeclaration(.photosReply, encode: { reply, w in
+        ReplyDeclaration(type: .photosReply, encode: { reply, w in
             guard case .photos(let list) = reply else { return }
             w.string(list.album)
             PhotoInfo.encodeList(list.photos, into: &w)
@@ -25,7 +25,7 @@ extension ReplyDeclaration {
             let album = try r.string()
             return .photos(PhotoList(album: album, photos: try PhotoInfo.decodeList(from: &r)))
         }),
-        ReplyDeclaration(.photosPageReply, encode: { reply, w in
+        ReplyDeclaration(type: .photosPageReply, encode: { reply, w in
             guard case .photosPage(let page) = reply else { return }
             w.string(page.album)
             w.u8(page.sort.rawValue)
@@ -45,7 +45,7 @@ extension ReplyDeclaration {
             return .photosPage(PhotoPage(album: album, sort: sort, total: total, offset: offset,
                                          photos: photos, marksBroken: marksBroken))
         }),
-        ReplyDeclaration(.selectionReply, encode: { reply, w in
+        ReplyDeclaration(type: .selectionReply, encode: { reply, w in
             guard case .selection(let list) = reply else { return }
             w.u16(UInt16(clamping: list.maxSelection))
             w.count(list.photos.count)

@@ -1,7 +1,7 @@
 /// Replies about the connection and the library: capabilities, errors, pong, library state, events, cancel.
 extension ReplyDeclaration {
     static let connection: [ReplyDeclaration] = [
-        ReplyDeclaration(.helloReply, encode: { reply, w in
+        ReplyDeclaration(type: .helloReply, encode: { reply, w in
             guard case .hello(let c) = reply else { return }
             w.u16(c.version)
             w.string(c.serverVersion)
@@ -21,7 +21,7 @@ extension ReplyDeclaration {
                                        maxReplyFrame: maxReply, inputFormats: inputs, outputFormats: outputs,
                                        extensions: try ExtensionArea.decode(from: &r)))
         }),
-        ReplyDeclaration(.error, encode: { reply, w in
+        ReplyDeclaration(type: .error, encode: { reply, w in
             guard case .error(let e) = reply else { return }
             w.u16(e.code.rawValue)
             w.string(e.message)
@@ -30,19 +30,19 @@ extension ReplyDeclaration {
             let code = ErrorCode(rawValue: try r.u16())
             return .error(PickerError(code, try r.string()))
         }),
-        ReplyDeclaration(.pong, encode: { reply, w in
+        ReplyDeclaration(type: .pong, encode: { reply, w in
             if case .pong(let version) = reply { w.string(version) }
         }, decode: { r throws(PickerError) in .pong(serverVersion: try r.string()) }),
-        ReplyDeclaration(.libraryInfoReply, encode: { reply, w in
+        ReplyDeclaration(type: .libraryInfoReply, encode: { reply, w in
             if case .libraryInfo(let info) = reply { info.encode(into: &w) }
         }, decode: { r throws(PickerError) in .libraryInfo(try LibraryInfo.decode(from: &r)) }),
-        ReplyDeclaration(.scanProgressReply, encode: { reply, w in
+        ReplyDeclaration(type: .scanProgressReply, encode: { reply, w in
             if case .scanProgress(let progress) = reply { progress.encode(into: &w) }
         }, decode: { r throws(PickerError) in .scanProgress(try ScanProgress.decode(from: &r)) }),
-        ReplyDeclaration(.subscribed, encode: { reply, w in
+        ReplyDeclaration(type: .subscribed, encode: { reply, w in
             if case .subscribed(let s) = reply { s.encode(into: &w) }
         }, decode: { r throws(PickerError) in .subscribed(try Subscription.decode(from: &r)) }),
-        ReplyDeclaration(.cancelReply, encode: { reply, w in
+        ReplyDeclaration(type: .cancelReply, encode: { reply, w in
             guard case let .cancelReply(id, found) = reply else { return }
             w.u32(id)
             w.bool(found)

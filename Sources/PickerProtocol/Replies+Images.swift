@@ -1,7 +1,7 @@
 /// Replies that carry pictures: an encoded image, a grid page's geometry and picture.
 extension ReplyDeclaration {
     static let images: [ReplyDeclaration] = [
-        ReplyDeclaration(.image, encode: { reply, w in
+        ReplyDeclaration(type: .image, encode: { reply, w in
             guard case .image(let image) = reply else { return }
             image.encode(into: &w)
             ExtensionArea.symbols(image.symbols).encode(into: &w)
@@ -10,7 +10,7 @@ extension ReplyDeclaration {
             image.symbols = try ExtensionArea.decode(from: &r).symbolClass()
             return .image(image)
         }),
-        ReplyDeclaration(.thumbnailsReply, encode: { reply, w in
+        ReplyDeclaration(type: .thumbnailsReply, encode: { reply, w in
             guard case .thumbnails(let sheet) = reply else { return }
             let g = sheet.geometry
             for v in [g.width, g.height, g.cellSize, g.spacing, g.padding, g.columns, g.rows, g.page, g.pages] { w.count(v) }

@@ -1,10 +1,10 @@
 /// Replies that carry sessions: one session's state, the list of them, a closed session's name.
 extension ReplyDeclaration {
     static let sessions: [ReplyDeclaration] = [
-        ReplyDeclaration(.sessionState, encode: { reply, w in
+        ReplyDeclaration(type: .sessionState, encode: { reply, w in
             if case .session(let state) = reply { state.encode(into: &w) }
         }, decode: { r throws(PickerError) in .session(try SessionState.decode(from: &r)) }),
-        ReplyDeclaration(.sessionListReply, encode: { reply, w in
+        ReplyDeclaration(type: .sessionListReply, encode: { reply, w in
             guard case .sessionList(let list) = reply else { return }
             w.count(list.count)
             for state in list { state.encode(into: &w) }
@@ -14,7 +14,7 @@ extension ReplyDeclaration {
             for _ in 0..<n { list.append(try SessionState.decode(from: &r)) }
             return .sessionList(list)
         }),
-        ReplyDeclaration(.sessionClosed, encode: { reply, w in
+        ReplyDeclaration(type: .sessionClosed, encode: { reply, w in
             if case .sessionClosed(let name) = reply { w.string(name) }
         }, decode: { r throws(PickerError) in .sessionClosed(name: try r.string()) }),
     ]

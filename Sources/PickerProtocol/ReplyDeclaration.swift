@@ -6,13 +6,6 @@ public struct ReplyDeclaration: Sendable {
     let encode: @Sendable (Reply, inout ByteWriter) -> Void
     let decode: @Sendable (inout ByteReader) throws(PickerError) -> Reply
 
-    init(_ type: MessageType, encode: @escaping @Sendable (Reply, inout ByteWriter) -> Void,
-         decode: @escaping @Sendable (inout ByteReader) throws(PickerError) -> Reply) {
-        self.type = type
-        self.encode = encode
-        self.decode = decode
-    }
-
     /// Every reply of this version.
     public static let all: [ReplyDeclaration] = connection + sessions + browsing + images + details
 
