@@ -68,8 +68,10 @@ let package = Package(
         // (pure Swift: pickerctl links no sd-bus).
         .target(name: "PickerPortalRules", dependencies: ["PickerSystem"]),
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // GLib's GBookmarkFile: pickerd-portal adds answered picks to recently-used.xbel as GTK does.
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .target(name: "CPickerBus", dependencies: ["CSDBus"]),
-        .target(name: "PickerPortal", dependencies: ["CPickerBus", "CSDBus", "PickerClient", "PickerPortalRules", "PickerProtocol", "PickerSystem"]),
+        .target(name: "PickerPortal", dependencies: ["CGLib", "CPickerBus", "CSDBus", "PickerClient", "PickerPortalRules", "PickerProtocol", "PickerSystem"]),
         .executableTarget(name: "pickerd-portal", dependencies: ["PickerPortal"]),
 
         // Test support shared by the test targets: the corpus finder and a child-process runner.

@@ -14,9 +14,7 @@ public struct ChooserResponse: Equatable, Sendable {
     /// The picks that pass the plan's filters, in pick order, as `file://` URIs, with `current_filter`
     /// and `choices`; nothing left is a cancel (no photo was chosen).
     public static func accepted(_ paths: [String], plan: PickPlan) -> ChooserResponse {
-        let kept = paths.filter { path in
-            plan.filters.isEmpty || plan.filters.contains { $0.matches(fileName: fileName(path)) }
-        }
+        let kept = passing(paths, plan: plan)
         if kept.isEmpty { return .cancel }
         var results: [(String, DBusValue)] = [("uris", .array(element: "s", kept.map { .string(FileURI.from(path: $0)) }))]
         if let filter = plan.replyFilter { results.append(("current_filter", filter.value)) }
@@ -24,6 +22,11 @@ public struct ChooserResponse: Equatable, Sendable {
             results.append(("choices", .array(element: "(ss)", plan.choices.map { .structure([.string($0.id), .string($0.answer)]) })))
         }
         return ChooserResponse(code: success, results: .vardict(results))
+    }
+
+    /// The paths the plan's filters let through, in their order: what `accepted` answers with.
+    public static func passing(_ paths: [String], plan: PickPlan) -> [String] {
+        paths.filter { path in plan.filters.isEmpty || plan.filters.contains { $0.matches(fileName: fileName(path)) } }
     }
 
     private static func fileName(_ path: String) -> String {

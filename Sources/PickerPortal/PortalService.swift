@@ -18,6 +18,8 @@ public final class PortalService {
         var launch: PickLaunch?
         let slot: OpaquePointer?
         let watch: SessionWatch
+        /// The app's id, as the frontend gave it ("" when it could not tell).
+        let appID: String
     }
 
     let bus: PortalBus
@@ -130,7 +132,7 @@ public final class PortalService {
         }
         if launch == nil { Log.info("portal: \(handle) waits for a client to serve session \(plan.session) (terminal = none)") }
         bus.keep(call)
-        pending[handle] = Pending(call: call, plan: plan, launch: launch, slot: slot, watch: watch)
+        pending[handle] = Pending(call: call, plan: plan, launch: launch, slot: slot, watch: watch, appID: appID)
     }
 
     private func pickCommand(_ plan: PickPlan) -> [String] {
@@ -172,7 +174,9 @@ public final class PortalService {
     private func accepted(_ request: Pending) -> ChooserResponse {
         do {
             guard case .selection(let list) = try pickerd.call(.selection(session: request.plan.session)) else { return .ended }
-            return .accepted(list.photos.map(\.absolutePath), plan: request.plan)
+            let paths = list.photos.map(\.absolutePath)
+            RecentlyUsed.record(ChooserResponse.passing(paths, plan: request.plan), appID: request.appID)
+            return .accepted(paths, plan: request.plan)
         } catch {
             Log.error("portal: reading the picks of \(request.plan.session): \(error)")
             return .ended

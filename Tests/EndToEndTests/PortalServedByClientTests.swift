@@ -28,6 +28,10 @@ struct PortalServedByClientTests {
         let daemon = try await LiveDaemon(library: library.url)
         defer { daemon.stopBlocking() }
         let portal = try await PortalHarness(daemon: daemon, terminal: "none")
+        // The user's recently used files, with another app's entry: pickerd-portal adds the picks to it.
+        let recent = portal.directory.appendingPathComponent(".local/share/recently-used.xbel")
+        try FileManager.default.createDirectory(at: recent.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Self.otherAppsRecentFile.write(to: recent, atomically: true, encoding: .utf8)
         let client = try portal.openFile(["--multiple", "--title", "Upload photo"])
         let session = try await requestSession(daemon, portal)
         #expect(try await portal.windowCount() == 1, "terminal = none opens no window")
@@ -39,10 +43,38 @@ struct PortalServedByClientTests {
         #expect(answer["response"] as? Int == 0, "\(answer)\n\(portal.portalLog)")
         let uris = (answer["results"] as? [String: Any])?["uris"] as? [String]
         #expect(uris == [library.uri("c.png"), library.uri("a.jpg")], "\(answer)")
+        // As GTK's backend does: each pick in recently-used.xbel with its type and the app; gedit's entry kept.
+        let xbel = (try? String(contentsOf: recent, encoding: .utf8)) ?? ""
+        for (name, type) in [("c.png", "image/png"), ("a.jpg", "image/jpeg")] {
+            let entry = xbel.range(of: "href=\"\(library.uri(name))\"").map { String(xbel[$0.lowerBound...].prefix(1200)) } ?? ""
+            #expect(entry.contains("<mime:mime-type type=\"\(type)\"/>") && entry.contains("name=\"org.example.App\""), "\(name) in:\n\(xbel)\n\(portal.portalLog)")
+        }
+        #expect(xbel.contains("href=\"file:///home/u/notes.txt\"") && xbel.contains("name=\"gedit\""), "another app's entry kept:\n\(xbel)")
         try await waitUntil("the request's session to be closed", within: 60) {
             try await !daemon.ctl("session", "list").stdoutText.contains("portal-")
         }
     }
+
+    /// A recently-used.xbel as GTK writes it, holding one entry of another app.
+    static let otherAppsRecentFile = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <xbel version="1.0"
+              xmlns:bookmark="http://www.freedesktop.org/standards/desktop-bookmarks"
+              xmlns:mime="http://www.freedesktop.org/standards/shared-mime-info"
+        >
+          <bookmark href="file:///home/u/notes.txt" added="2026-01-01T00:00:00.000000Z" modified="2026-01-01T00:00:00.000000Z" visited="2026-01-01T00:00:00.000000Z">
+            <info>
+              <metadata owner="http://freedesktop.org">
+                <mime:mime-type type="text/plain"/>
+                <bookmark:applications>
+                  <bookmark:application name="gedit" exec="&apos;gedit %u&apos;" modified="2026-01-01T00:00:00.000000Z" count="1"/>
+                </bookmark:applications>
+              </metadata>
+            </info>
+          </bookmark>
+        </xbel>
+
+        """
 
     @Test func acceptWithNoPicksAnswersWithTheCurrentPhoto() async throws {
         let daemon = try await LiveDaemon(library: library.url)
