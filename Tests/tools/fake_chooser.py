@@ -17,25 +17,11 @@ import dbus.mainloop.glib
 import dbus.service
 from gi.repository import GLib
 
+from dbus_plain import plain
+
 DESKTOP = "/org/freedesktop/portal/desktop"
 CHOOSER = "org.freedesktop.impl.portal.FileChooser"
 REQUEST = "org.freedesktop.impl.portal.Request"
-
-
-def plain(value):
-    if isinstance(value, (dbus.ByteArray, bytes)):
-        return bytes(value).rstrip(b"\0").decode("utf-8", "replace")
-    if isinstance(value, dbus.Boolean):
-        return bool(value)
-    if isinstance(value, (dbus.Dictionary, dict)):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (dbus.Array, dbus.Struct, list, tuple)):
-        if all(isinstance(v, dbus.Byte) for v in value) and len(value) > 0:
-            return bytes(int(v) for v in value).rstrip(b"\0").decode("utf-8", "replace")
-        return [plain(v) for v in value]
-    if isinstance(value, (dbus.String, dbus.ObjectPath, str)):
-        return str(value)
-    return int(value) if isinstance(value, int) else value
 
 
 class Request(dbus.service.Object):

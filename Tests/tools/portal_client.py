@@ -19,24 +19,11 @@ import dbus
 import dbus.mainloop.glib
 from gi.repository import GLib
 
+from dbus_plain import plain
+
 BACKEND = "org.freedesktop.impl.portal.desktop.pickerd"
 FRONTEND = "org.freedesktop.portal.Desktop"
 DESKTOP = "/org/freedesktop/portal/desktop"
-
-
-def plain(value):
-    """dbus-python values as JSON-able Python values."""
-    if isinstance(value, (dbus.ByteArray, bytes)):
-        return bytes(value).rstrip(b"\0").decode("utf-8", "replace")
-    if isinstance(value, dbus.Boolean):
-        return bool(value)
-    if isinstance(value, (dbus.Dictionary, dict)):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (dbus.Array, dbus.Struct, list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, (dbus.String, dbus.ObjectPath, str)):
-        return str(value)
-    return int(value) if isinstance(value, int) else value
 
 
 def parse_filter(text):

@@ -3,6 +3,7 @@
 
 import itertools
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -17,6 +18,33 @@ import pickerd_client as pc  # noqa: E402  (the package in this folder)
 
 TIMEOUT = 60.0
 _counter = itertools.count(1)
+PROTOCOL_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "PROTOCOL.md")
+_HEX_BLOCK = re.compile(r"<!-- (vector|refused|extended): ([^>]*?) -->\s*```hex\n(.*?)```", re.S)
+
+
+def protocol_blocks(kind):
+    """The hex blocks of docs/PROTOCOL.md marked `kind` (vector, refused, extended): (title, bytes)."""
+    with open(PROTOCOL_MD, encoding="utf-8") as f:
+        text = f.read()
+    for found, title, body in _HEX_BLOCK.findall(text):
+        if found == kind:
+            yield title.strip(), bytes.fromhex(" ".join(line.split("#", 1)[0] for line in body.splitlines()))
+
+
+def assert_extended_round_trips(test, word, tag, expected):
+    """The `extended` blocks whose title has `word` are exactly `expected` (title -> the entry's bytes):
+    each decodes with that one entry under `tag` and re-encodes byte for byte."""
+    blocks = {t: b for t, b in protocol_blocks("extended") if word in t}
+    test.assertEqual(set(blocks), set(expected))
+    for title, data in blocks.items():
+        with test.subTest(block=title):
+            framer = pc.wire.Framer()
+            framer.feed(data)
+            frame = framer.next()
+            test.assertEqual(frame.name, title.split()[0])
+            fields = frame.fields()
+            test.assertEqual(fields["extensions"], {tag: expected[title]})
+            test.assertEqual(pc.wire.encode_frame(frame.type, frame.id, fields), data)
 
 
 def socket_path() -> str:

@@ -2,29 +2,17 @@
 check): each ``vector`` block decodes to its named message and re-encodes byte for byte;
 each ``refused`` block fails with the error code it names."""
 
-import os
-import re
 import unittest
 
-from support import pc
+from support import pc, protocol_blocks
 
 wire = pc.wire
-PROTOCOL_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "PROTOCOL.md")
-BLOCK = re.compile(r"<!-- (vector|refused): ([^>]*?) -->\s*```hex\n(.*?)```", re.S)
-
-
-def vector_blocks():
-    with open(PROTOCOL_MD, encoding="utf-8") as f:
-        text = f.read()
-    for kind, title, body in BLOCK.findall(text):
-        hexes = " ".join(line.split("#", 1)[0] for line in body.splitlines())
-        yield kind, title.strip(), bytes.fromhex(hexes)
 
 
 class ProtocolVectorTest(unittest.TestCase):
     def test_every_vector_round_trips(self):
         seen = set()
-        vectors = [(t, b) for k, t, b in vector_blocks() if k == "vector"]
+        vectors = list(protocol_blocks("vector"))
         self.assertGreaterEqual(len(vectors), 60, "PROTOCOL.md lost its vectors")
         for title, data in vectors:
             with self.subTest(vector=title):
@@ -45,7 +33,7 @@ class ProtocolVectorTest(unittest.TestCase):
         self.assertEqual(set(wire.MESSAGES) - seen, set())
 
     def test_every_refused_block_fails_with_its_code(self):
-        refused = [(t, b) for k, t, b in vector_blocks() if k == "refused"]
+        refused = list(protocol_blocks("refused"))
         self.assertGreaterEqual(len(refused), 5)
         for title, data in refused:
             with self.subTest(refused=title):
