@@ -41,12 +41,24 @@ public struct FrameDecoder: Sendable {
             buffer.removeFirst(start)
             start = 0
         }
-        buffer.append(contentsOf: bytes)
-        // Room for the whole frame now being received, once: a large reply then grows the buffer
-        // by no doubling copies (each a fresh allocation, page-faulted in again).
-        if let length = pendingLength, length <= maxFrameLength {
+        // Room for the whole frame now being received, once and before its first bytes are
+        // copied in: a large reply then lands in one allocation (no doubling copies, each a fresh
+        // allocation page-faulted in again).
+        if let length = Self.lengthPrefix(buffer[start...], bytes), length <= maxFrameLength {
             buffer.reserveCapacity(start + 4 + Int(length))
         }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The length prefix of the frame that `buffered` followed by `arriving` begins with, once
+    /// four bytes are there.
+    private static func lengthPrefix<C: Collection>(_ buffered: ArraySlice<UInt8>, _ arriving: C) -> UInt32?
+    where C.Element == UInt8 {
+        guard buffered.count + arriving.count >= 4 else { return nil }
+        var length: UInt32 = 0
+        for byte in buffered.prefix(4) { length = length << 8 | UInt32(byte) }
+        for byte in arriving.prefix(max(0, 4 - buffered.count)) { length = length << 8 | UInt32(byte) }
+        return length
     }
 
     /// The next complete frame, nil if more bytes are needed.
