@@ -45,7 +45,7 @@ extension Reply {
     static let splicedPictureSize = 16 << 10
 
     /// Decodes a reply frame (request and event frames are not replies and are refused here).
-    public init(frame: Frame) throws(PickerError) {
+    public init(frame: consuming Frame) throws(PickerError) {
         guard let declaration = ReplyDeclaration.byType[Int(frame.type)] else {
             guard MessageType(rawValue: frame.type) != nil else {
                 throw PickerError(.unknownMessageType, "unknown message type 0x\(hex(frame.type))")
@@ -53,7 +53,7 @@ extension Reply {
             let kind = frame.type >= 0x80 ? "an event" : "a request"
             throw PickerError(.unknownMessageType, "message type 0x\(hex(frame.type)) is \(kind), not a reply")
         }
-        var r = ByteReader(frame.payload)
+        var r = ByteReader(taking: frame)
         self = try declaration.decode(&r)
         try r.expectEnd()
     }
