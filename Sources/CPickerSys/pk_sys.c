@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -101,6 +102,10 @@ int pk_eventfd_drain(int fd) {
 }
 
 void pk_release_free_memory(void) { malloc_trim(0); }
+
+int pk_reserve_file_space(int fd, long long length) {
+    return length > 0 ? fallocate(fd, 0, 0, (off_t)length) : 0;
+}
 
 void pk_lower_thread_priority(int nice) {
     pid_t tid = (pid_t)syscall(SYS_gettid);

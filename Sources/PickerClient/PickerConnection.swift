@@ -35,7 +35,6 @@ public final class PickerConnection {
     private let fd: Int32
     private var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
     /// Reused for every read, so a stream of frames allocates nothing per read.
-    private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
     private var nextID: UInt32 = 1
 
     /// Connects, checks that the server runs as this user, and performs the handshake.
@@ -146,17 +145,19 @@ public final class PickerConnection {
             } catch {
                 throw .connectionLost(error.pickerError.message)
             }
-            let progress: IOProgress
+            var progress = IOProgress.wouldBlock
             do {
                 let fd = self.fd
-                progress = try readBuffer.withMutableRawBytes { raw throws(SystemError) in
-                    try FileDescriptorIO.read(fd, into: raw)
+                try decoder.receive { raw throws(SystemError) in
+                    progress = try FileDescriptorIO.read(fd, into: raw)
+                    if case .transferred(let n) = progress { return n }
+                    return 0
                 }
             } catch {
                 throw .connectionLost(error.description)
             }
             switch progress {
-            case .transferred(let n): decoder.append(readBuffer[0..<n])
+            case .transferred: continue
             case .endOfFile: throw .connectionLost("the daemon closed the connection")
             case .wouldBlock: continue
             }

@@ -100,7 +100,7 @@ struct ConnectionMachine {
     }
 
     /// A worker's reply to request `id`.
-    mutating func replyReady(id: UInt32, bytes: [UInt8], imageWork: Bool, now: Double) -> [Action] {
+    mutating func replyReady(id: UInt32, bytes: FrameBytes, imageWork: Bool, now: Double) -> [Action] {
         inFlight -= 1
         tokens[id] = nil
         if imageWork { imageWorkRunning -= 1 }
@@ -129,7 +129,7 @@ struct ConnectionMachine {
 
     /// Writes what is queued through `send`; image requests held back by unsent output may then start.
     /// - Returns: nil when the peer is gone, else the actions that follow.
-    mutating func flush(using send: (UnsafeRawBufferPointer) throws(SystemError) -> IOProgress) -> [Action]? {
+    mutating func flush(using send: (GatheredBytes) throws(SystemError) -> IOProgress) -> [Action]? {
         guard output.write(using: send) else { return nil }
         return startParked()
     }

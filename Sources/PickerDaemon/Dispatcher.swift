@@ -167,7 +167,7 @@ final class Dispatcher {
                 perform(conn.machine.replyReady(id: id, bytes: delivery.bytes, imageWork: delivery.imageWork, now: now),
                         for: conn)
             } else if let subscription = delivery.subscription {
-                perform(conn.machine.eventReady(bytes: delivery.bytes, subscription: subscription), for: conn)
+                perform(conn.machine.eventReady(bytes: delivery.bytes.joined, subscription: subscription), for: conn)
             }
             settle(conn)
         }

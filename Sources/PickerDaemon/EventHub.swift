@@ -51,7 +51,7 @@ final class EventHub: Sendable {
             }
         }
         for (conn, id) in targets {
-            mailbox.post(.init(connection: conn, bytes: event.frame(subscriptionID: id).encoded(), reply: nil,
+            mailbox.post(.init(connection: conn, bytes: FrameBytes(event.frame(subscriptionID: id).encoded()), reply: nil,
                                 subscription: id))
         }
     }

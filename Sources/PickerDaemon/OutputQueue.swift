@@ -1,10 +1,11 @@
+import PickerProtocol
 import PickerSystem
 
 /// A connection's unsent frames, replies and events apart, so the event cap can count events
 /// alone. Pure but for the `send` closure `write` is given.
 struct OutputQueue {
     private struct Pending {
-        var bytes: [UInt8]
+        var bytes: FrameBytes
         var isEvent: Bool
     }
 
@@ -18,7 +19,11 @@ struct OutputQueue {
     var hasPending: Bool { !frames.isEmpty }
 
     mutating func enqueue(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
+        enqueue(FrameBytes(bytes))
+    }
+
+    mutating func enqueue(_ bytes: FrameBytes) {
+        guard bytes.count > 0 else { return }
         frames.append(Pending(bytes: bytes, isEvent: false))
         queuedBytes += bytes.count
     }
@@ -28,7 +33,7 @@ struct OutputQueue {
     /// - Returns: false when the event was refused (the subscriber is too far behind).
     mutating func enqueueEvent(_ bytes: [UInt8], limit: Int) -> Bool {
         guard queuedEventBytes == 0 || queuedEventBytes + bytes.count <= limit else { return false }
-        frames.append(Pending(bytes: bytes, isEvent: true))
+        frames.append(Pending(bytes: FrameBytes(bytes), isEvent: true))
         queuedBytes += bytes.count
         queuedEventBytes += bytes.count
         return true
@@ -50,13 +55,11 @@ struct OutputQueue {
 
     /// Writes as much as `send` takes, in order.
     /// - Returns: false when the peer is gone (`send` threw or reported end of file).
-    mutating func write(using send: (UnsafeRawBufferPointer) throws(SystemError) -> IOProgress) -> Bool {
+    mutating func write(using send: (GatheredBytes) throws(SystemError) -> IOProgress) -> Bool {
         while let first = frames.first {
             let progress: IOProgress
             do {
-                progress = try first.bytes.withRawBytes { raw throws(SystemError) in
-                    try send(UnsafeRawBufferPointer(rebasing: raw[offset...]))
-                }
+                progress = try GatheredBytes.with(first.bytes.parts, from: offset, send)
             } catch {
                 return false
             }

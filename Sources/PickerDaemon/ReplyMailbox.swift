@@ -1,4 +1,5 @@
 import CPickerSys
+import PickerProtocol
 import PickerSystem
 import Synchronization
 
@@ -6,7 +7,7 @@ import Synchronization
 final class ReplyMailbox: Sendable {
     struct Delivery: Sendable {
         var connection: UInt64
-        var bytes: [UInt8]
+        var bytes: FrameBytes
         /// The request this answers; nil for an event.
         var reply: UInt32?
         /// For an event, the id of the subscription it was sent for.

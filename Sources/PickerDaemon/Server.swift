@@ -135,7 +135,7 @@ public final class Server: Sendable {
                 reply = .error(Server.cancelledError(token.outcome, request))
             }
             if let s = imageSession { imageRequestEnded(session: s, token: token) }
-            let delivery = ReplyMailbox.Delivery(connection: connID, bytes: reply.encodedFrame(id: id),
+            let delivery = ReplyMailbox.Delivery(connection: connID, bytes: reply.encodedFrameBytes(id: id),
                                                  reply: id, imageWork: plan.isImageWork)
             // A reply to a change waits for the session writer (the worker does not); one that
             // changed nothing goes at once, behind only its own session's replies still waiting.

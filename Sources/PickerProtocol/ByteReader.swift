@@ -1,12 +1,21 @@
 /// Reads big-endian primitives from a payload. Every read is bounds-checked;
 /// running short throws `.malformedFrame`, so a decoder never reads past its frame.
 public struct ByteReader: Sendable {
-    private let bytes: [UInt8]
-    public private(set) var offset: Int
+    private var bytes: [UInt8]
+    /// Where the next read starts in `bytes` (which loses its front when a large blob is moved out).
+    private var offset: Int
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
         self.offset = 0
+    }
+
+    /// Reads `frame`'s payload, taking it over: a large blob in it is then moved out, not copied.
+    public init(taking frame: consuming Frame) {
+        var frame = frame
+        var payload: [UInt8] = []
+        swap(&payload, &frame.payload)
+        self.init(payload)
     }
 
     public var remaining: Int { bytes.count - offset }
@@ -57,7 +66,25 @@ public struct ByteReader: Sendable {
 
     public mutating func blob() throws(PickerError) -> [UInt8] {
         let n = Int(try u32())
-        return Array(try take(n, "blob"))
+        guard n >= Self.movedBlobSize, remaining >= n else { return Array(try take(n, "blob")) }
+        return movingOut(n)
+    }
+
+    /// Blobs this large (pictures) are moved out of the payload, not copied.
+    static let movedBlobSize = 64 << 10
+
+    /// The next `n` bytes as an array of their own, made from the payload's own storage: the bytes
+    /// after them are copied aside and the array is cut down in place — which, when this reader
+    /// holds the payload's only reference, spares a picture-sized allocation and its page faults.
+    private mutating func movingOut(_ n: Int) -> [UInt8] {
+        var blob: [UInt8] = []
+        swap(&blob, &bytes)
+        let end = offset + n
+        bytes = Array(blob[end...])
+        blob.removeSubrange(end...)
+        blob.removeFirst(offset)
+        offset = 0
+        return blob
     }
 
     /// A u32 element count that cannot claim more elements than bytes left

@@ -37,16 +37,59 @@ public struct FrameDecoder: Sendable {
     }
 
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        compact()
+        // Room for the whole frame now being received, once and before its first bytes are
+        // copied in: a large reply then lands in one allocation (no doubling copies, each a fresh
+        // allocation page-faulted in again).
+        if let length = Self.lengthPrefix(buffer[start...], bytes), length <= maxFrameLength {
+            buffer.reserveCapacity(start + 4 + Int(length))
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Lets `read` put arriving bytes straight into the buffer and keeps the count it returns:
+    /// a picture lands in the buffer it is handed over from, with no bounce buffer and no copy.
+    /// The room offered is the rest of the frame being received, or `chunk` bytes when that
+    /// is more (or the frame's length is not in yet).
+    public mutating func receive<E: Error>(chunk: Int = 16 * 1024,
+                                           _ read: (UnsafeMutableRawBufferPointer) throws(E) -> Int) throws(E) {
+        compact()
+        let end = buffer.count
+        let rest = restOfPendingFrame
+        if rest > chunk { buffer.reserveCapacity(end + rest) }  // one allocation for a picture
+        let room = max(chunk, rest)
+        buffer.append(contentsOf: repeatElement(0, count: room))
+        let outcome = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(E) in try read(UnsafeMutableRawBufferPointer(rebasing: raw[end...])) }
+        }
+        let placed = (try? outcome.get()).map { min(max($0, 0), room) } ?? 0
+        buffer.removeLast(room - placed)
+        _ = try outcome.get()
+    }
+
+    /// Bytes still to come of the frame whose length prefix is in; 0 when it is not (or is
+    /// over the maximum: `next()` refuses that frame).
+    private var restOfPendingFrame: Int {
+        guard let length = pendingLength, length <= maxFrameLength else { return 0 }
+        return max(0, 4 + Int(length) - bufferedByteCount)
+    }
+
+    private mutating func compact() {
         if start > 0 && start >= buffer.count / 2 {
             buffer.removeFirst(start)
             start = 0
         }
-        buffer.append(contentsOf: bytes)
-        // Room for the whole frame now being received, once: a large reply then grows the buffer
-        // by no doubling copies (each a fresh allocation, page-faulted in again).
-        if let length = pendingLength, length <= maxFrameLength {
-            buffer.reserveCapacity(start + 4 + Int(length))
-        }
+    }
+
+    /// The length prefix of the frame that `buffered` followed by `arriving` begins with, once
+    /// four bytes are there.
+    private static func lengthPrefix<C: Collection>(_ buffered: ArraySlice<UInt8>, _ arriving: C) -> UInt32?
+    where C.Element == UInt8 {
+        guard buffered.count + arriving.count >= 4 else { return nil }
+        var length: UInt32 = 0
+        for byte in buffered.prefix(4) { length = length << 8 | UInt32(byte) }
+        for byte in arriving.prefix(max(0, 4 - buffered.count)) { length = length << 8 | UInt32(byte) }
+        return length
     }
 
     /// The next complete frame, nil if more bytes are needed.

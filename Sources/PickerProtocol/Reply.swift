@@ -51,4 +51,13 @@ extension Reply {
         default: return 256
         }
     }
+
+    /// The same without the pictures large enough to be spliced into the frame uncopied.
+    var estimatedSizeBesidePictures: Int {
+        switch self {
+        case .image: return 64
+        case .thumbnails(let sheet): return sheet.geometry.cells.count * 64 + 64
+        default: return 256
+        }
+    }
 }

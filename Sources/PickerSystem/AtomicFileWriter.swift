@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CPickerSys
 
 /// The one way pickerd replaces a file: readers see the old content or the new, never a torn
 /// file, and nothing planted in the folder is followed.
@@ -26,6 +27,7 @@ public enum AtomicFileWriter {
         let (fd, temp) = try createTemporary(for: name, in: directory, mode: mode)
         do {
             defer { FileDescriptorIO.close(fd) }
+            reserveSpace(fd, bytes.count)
             try FileDescriptorIO.writeAll(fd, bytes)
             if durable { _ = try retryingInterrupts("fsync") { fsync(fd) } }
             _ = try retryingInterrupts("renameat") { renameat(directory, temp, directory, name) }
@@ -70,6 +72,15 @@ public enum AtomicFileWriter {
             if error == .interrupted || (error.rawValue == EEXIST && attempt < 16) { continue }
             throw SystemError("openat \(temp)", error)
         }
+    }
+
+    /// Allocates the temp file's blocks before it is written. ext4 (and btrfs) flush a file's
+    /// delayed allocation when it is renamed over an existing one — the rename then waits for
+    /// block allocation (~0.3–0.9 ms for a 300 KB picture); with the blocks already allocated
+    /// it does not. Where the file system cannot (EOPNOTSUPP) or the disk is full, the write
+    /// that follows goes on as before and reports what fails.
+    private static func reserveSpace(_ fd: Int32, _ count: Int) {
+        _ = pk_reserve_file_space(fd, Int64(count))
     }
 
     /// 64 random bits in hex (the standard library's generator reads `getrandom(2)`).

@@ -22,7 +22,7 @@ import Testing
         var m = Self.machine(limits)
         let actions = m.received(Request.status(session: "s").frame(id: 2).encoded(), now: 1)
         #expect(Self.scheduled(actions) == [2])
-        _ = m.replyReady(id: 2, bytes: [UInt8](repeating: 1, count: 5000), imageWork: false, now: 1)
+        _ = m.replyReady(id: 2, bytes: FrameBytes([UInt8](repeating: 1, count: 5000)), imageWork: false, now: 1)
         #expect(!m.wantsRead && m.wantsWrite)
         // The socket takes 3000 bytes, then is full.
         var room = 3000
@@ -41,7 +41,7 @@ import Testing
         limits.maxQueuedOutputBytes = 1000
         var m = Self.machine(limits)
         _ = m.received(Request.status(session: "s").frame(id: 2).encoded(), now: 1)
-        _ = m.replyReady(id: 2, bytes: [UInt8](repeating: 1, count: 5000), imageWork: false, now: 1)
+        _ = m.replyReady(id: 2, bytes: FrameBytes([UInt8](repeating: 1, count: 5000)), imageWork: false, now: 1)
         // Read before the bound was reached (the dispatcher stops reading only after this).
         let arrived = m.received(Request.getImage(ImageRequest(session: "s")).frame(id: 3).encoded()
                                  + Request.status(session: "s").frame(id: 4).encoded(), now: 1)
@@ -64,7 +64,7 @@ import Testing
     @Test func aGoneConnectionReportsNilFromFlush() {
         var m = Self.machine()
         _ = m.received(Request.status(session: "s").frame(id: 2).encoded(), now: 1)
-        _ = m.replyReady(id: 2, bytes: [1, 2, 3], imageWork: false, now: 1)
+        _ = m.replyReady(id: 2, bytes: FrameBytes([1, 2, 3]), imageWork: false, now: 1)
         #expect(m.flush { _ throws(SystemError) in throw SystemError("send", Errno(rawValue: 32)) } == nil)
     }
 }

@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import PickerDaemon
 import PickerProtocol
+import PickerSystem
 import Testing
 
 /// The per-connection output queue's cap on unsent events, without a socket.
@@ -34,5 +38,55 @@ import Testing
         #expect(conn.queuedEventBytes == 0)
         let accepted = conn.enqueueEvent([9], limit: 1000)
         #expect(accepted)
+    }
+}
+
+/// A frame of several buffers goes out whole and in order, however little each send takes.
+@Suite struct OutputQueuePartsTests {
+    @Test func aFrameOfPartsIsWrittenInOrderAcrossShortSends() {
+        var queue = OutputQueue()
+        let parts: [[UInt8]] = [[1, 2, 3], Array(repeating: 7, count: 1000), [9, 9]]
+        queue.enqueue(FrameBytes(parts: parts))
+        queue.enqueue([4, 4])
+        var sent: [UInt8] = []
+        var sends = 0
+        while queue.hasPending {
+            _ = queue.write { gathered in
+                sends += 1
+                // Takes at most 301 bytes a call, across buffer boundaries.
+                var room = 301
+                for buffer in gathered.buffers where room > 0 {
+                    let n = min(room, buffer.count)
+                    sent += Array(buffer[0..<n])
+                    room -= n
+                }
+                return .transferred(301 - room)
+            }
+        }
+        #expect(sent == parts.flatMap { $0 } + [4, 4])
+        #expect(sends >= 4)
+        #expect(queue.queuedBytes == 0)
+    }
+}
+
+/// `sendmsg` of gathered buffers over a real stream socket: the peer reads them as one run.
+@Suite struct GatheredSendTests {
+    @Test func gatheredBuffersArriveAsOneRunOfBytes() throws {
+        var fds: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let parts: [[UInt8]] = [[1, 2], Array(repeating: 5, count: 4000), [8]]
+        let progress = try GatheredBytes.with(parts, from: 1) { gathered throws(SystemError) in
+            try FileDescriptorIO.send(fds[0], gathered)
+        }
+        #expect(progress == .transferred(4002))
+        var received = [UInt8](repeating: 0, count: 8192)
+        var total = 0
+        while total < 4002 {
+            let n = received.withUnsafeMutableBytes { read(fds[1], $0.baseAddress! + total, 8192 - total) }
+            try #require(n > 0)
+            total += n
+        }
+        #expect(Array(received[0..<total]) == [2] + Array(repeating: 5, count: 4000) + [8])
     }
 }

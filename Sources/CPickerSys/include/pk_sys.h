@@ -63,4 +63,7 @@ long pk_fs_type(int fd);
 /// malloc_trim(0): returns freed heap memory to the system.
 void pk_release_free_memory(void);
 
+/// fallocate(fd, 0, 0, length): 0, or -1 with errno (EOPNOTSUPP where the file system has none).
+int pk_reserve_file_space(int fd, long long length);
+
 #endif

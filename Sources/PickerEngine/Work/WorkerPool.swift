@@ -31,6 +31,8 @@ public final class WorkerPool: @unchecked Sendable {
         /// Cancel flags of the background jobs running now.
         var runningBackground: [ObjectIdentifier: CancelFlag] = [:]
         var idleWorkers = 0
+        /// The interactive lane is waiting for work (it takes interactive jobs before the workers).
+        var laneWaiting = false
         /// Helpers queued and not yet picked up: each has an idle worker promised to it.
         var promisedHelpers = 0
         var started = false
