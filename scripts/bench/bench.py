@@ -27,13 +27,14 @@ from bench_run import HERE, PANE, median_spread, must, spawn
 from bench_formats import HEIC_BENCH_FILE, JXL_BENCH_FILE, RAW_BENCH_FILES, RAW_GRID_COPIES, FormatScenarios
 from bench_grid import GridScenarios
 from bench_memory import MemoryScenarios
+from bench_pick import PickScenarios
 from bench_pictures import PictureScenarios
 from bench_support import COLOUR_BENCH_FILES, without_profile
 
 
 # ----------------------------------------------------------------- the bench
 
-class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios):
+class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios, PickScenarios):
     """The bench's set-up, daemons, timers and table; the scenarios are its mixins' (bench_*.py)."""
 
     def __init__(self, args):
@@ -63,8 +64,7 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios):
                            ("pickerd", self.pickerd), ("pickerctl", self.pickerctl)):
             if not path or not os.access(path, os.X_OK):
                 sys.exit(f"bench: {tool} not found (run `make bench`, which installs and builds)")
-        self.cping = os.path.join(self.work, "cping")
-        subprocess.run(["cc", "-O2", "-o", self.cping, os.path.join(HERE, "cping.c")], check=True)
+        self.build_cping()
         subprocess.run([sys.executable, os.path.join(HERE, "make_library.py"),
                         os.path.join(self.args.testdata, "camera-photos"), self.lib], check=True)
         self.camera = sorted(os.listdir(os.path.join(self.lib, "camera")))
@@ -104,11 +104,17 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios):
             with open(os.path.join(self.lib, "colour", stem + "-noprofile" + ext), "wb") as f:
                 f.write(without_profile(data))
 
-    def start_daemon(self, name, cache_mb=None, extra=(), shared_thumbnails=False, fresh_cache=False):
+    def build_cping(self):
+        """The C ping client: the ping row's reference, and how start_daemon sees the socket answer."""
+        self.cping = os.path.join(self.work, "cping")
+        subprocess.run(["cc", "-O2", "-o", self.cping, os.path.join(HERE, "cping.c")], check=True)
+
+    def start_daemon(self, name, cache_mb=None, extra=(), shared_thumbnails=False, fresh_cache=False,
+                     library=None, env=None, scan_timeout=20):
         sock = os.path.join(self.work, f"{name}.sock")
         state = os.path.join(self.work, f"{name}-state")
         shutil.rmtree(state, ignore_errors=True)  # fresh sessions every run
-        argv = [self.pickerd, "--library", self.lib, "--socket", sock, "--state-dir", state]
+        argv = [self.pickerd, "--library", library or self.lib, "--socket", sock, "--state-dir", state]
         if cache_mb is not None:
             argv += ["--cache-mb", str(cache_mb)]
         if not shared_thumbnails and self.daemon_has("--no-shared-thumbnails"):
@@ -117,7 +123,7 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios):
         cache_home = os.path.join(self.work, f"xdg-cache-{name}" if fresh_cache else "xdg-cache")
         if fresh_cache:
             shutil.rmtree(cache_home, ignore_errors=True)  # no shared thumbnails from an earlier run
-        env = dict(os.environ, XDG_CACHE_HOME=cache_home)
+        env = dict(os.environ, XDG_CACHE_HOME=cache_home, **(env or {}))
         log = open(os.path.join(self.work, f"{name}.log"), "w")
         p = subprocess.Popen(argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env)
         self.daemons.append(p)
@@ -128,7 +134,8 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios):
                 sys.exit(f"bench: pickerd exited ({p.returncode}); see {log.name}")
             time.sleep(0.01)
         # wait for the first library scan to finish
-        for _ in range(500):
+        deadline = time.monotonic() + scan_timeout
+        while time.monotonic() < deadline:
             r = subprocess.run([self.pickerctl, "--socket", sock, "--json", "library"],
                                capture_output=True, text=True)
             if r.returncode == 0 and json.loads(r.stdout).get("scan_state") == "ready":
@@ -233,6 +240,11 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios):
 
     def run(self):
         a = self.args
+        only = set(filter(None, a.only.split(",")))
+        want = lambda k: not only or k in only
+        pick_only = only == {"pick"}  # the pick rows have libraries and daemons of their own
+        if pick_only:
+            return self.run_pick_only()
         self.prepare()
         info = dict(
             date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -240,6 +252,7 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios):
             vips=subprocess.run([self.vips, "--vips-version"], capture_output=True, text=True).stdout.strip(),
             convert=subprocess.run([self.convert, "-version"], capture_output=True, text=True).stdout.split("\n")[0],
         )
+        rounds = 1 if a.quick else a.rounds
         # The cold scenarios measure cold work: nothing rendered ahead (browsing has its own daemon).
         p, sock = self.start_daemon("main", extra=["--no-prefetch"] if self.daemon_has("--no-prefetch") else [])
         self.main_pid = p.pid
@@ -252,10 +265,7 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios):
                 with open(os.path.join(self.lib, d, f), "rb") as fh:
                     while fh.read(1 << 20):
                         pass
-        rounds = 1 if a.quick else a.rounds
         big_runs = 3 if a.quick else 7
-        only = set(filter(None, a.only.split(",")))
-        want = lambda k: not only or k in only
         if want("camera"):
             print(f"bench: camera JPEGs ({len(self.camera)} files x {rounds} rounds)", file=sys.stderr)
             self.fit_scenario("camera", "cold get-image --no-cache, camera JPEG 12-22 MP -> 600x400", sock,
@@ -299,6 +309,8 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios):
         if want("memory"):
             print("bench: memory", file=sys.stderr)
             self.memory_scenario()
+        if want("pick"):
+            self.pick_scenario(self.pick_rounds())
 
         text = [f"pickerd bench, {info['date']}, {info['cpus']} CPUs, {info['vips']}, {info['convert']}",
                 "", self.table(), ""]
@@ -309,6 +321,21 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios):
             "downscaled by Pillow LANCZOS in 'F' mode per channel.",
         ]
         text += self.notes
+        if want("pick"):
+            text += ["", self.pick_table()]
+        self.write_table(text)
+
+    def pick_rounds(self):
+        q = self.args.quick
+        return dict(open=2 if q else 5, j=10 if q else 40, burst=2 if q else 5, end=2 if q else 5)
+
+    def run_pick_only(self):
+        date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        self.build_cping()
+        self.pick_scenario(self.pick_rounds())
+        self.write_table([f"pickerd bench, {date}, {os.cpu_count()} CPUs", "", self.pick_table()])
+
+    def write_table(self, text):
         out = "\n".join(text)
         print(out)
         with open(os.path.join(self.work, "bench-table.md"), "w") as f:
@@ -317,6 +344,9 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios):
             # the generated library (~70 MB) is only worth keeping in a work dir of one's own
             shutil.rmtree(self.lib, ignore_errors=True)
             shutil.rmtree(os.path.join(self.work, "static-build"), ignore_errors=True)
+            # the pick rows' libraries: ~6 GB of camera JPEGs and 100,000 small files
+            shutil.rmtree(os.path.join(self.work, "pick-library"), ignore_errors=True)
+            shutil.rmtree(os.path.join(self.work, "pick-big"), ignore_errors=True)
         print(f"\nbench: outputs and logs in {self.work}", file=sys.stderr)
 
     def close(self):
@@ -338,7 +368,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     ap.add_argument("--package", default=os.path.normpath(os.path.join(HERE, "../..")),
                     help="the pickerd package, to build a static pickerctl for comparison ('' to skip)")
-    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,gif,jxl,raw,colour,warm,browsing,ping,thumbs,memory")
+    ap.add_argument("--only", default="", help="comma-separated scenarios: camera,big,heic,gif,jxl,raw,colour,warm,browsing,ping,thumbs,memory,pick")
     a = ap.parse_args()
     if a.testdata is None:
         sys.path.insert(0, os.path.join(HERE, ".."))
