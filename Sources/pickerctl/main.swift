@@ -26,10 +26,10 @@ func runPickerctl() -> Int32 {
         switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()), commands: allCommands + [hiddenCompleteCommand, hiddenManCommand],
                                         environment: neededEnvironment()) {
         case .help(let command):
-            print(command.map(Help.command) ?? Help.overview(allCommands), terminator: "")
+            print(HelpCharset.text(command.map(Help.command) ?? Help.overview(allCommands)), terminator: "")
             return ExitCode.ok.rawValue
         case .missingCommand:
-            Output.usage(Help.overview(allCommands))
+            Output.usage(HelpCharset.text(Help.overview(allCommands)))
             return ExitCode.usage.rawValue
         case .version:
             print("pickerctl \(pickerctlVersion)")
