@@ -19,15 +19,18 @@ public struct FrameDecoder: Sendable {
     }
 
     public let maxFrameLength: UInt32
+    /// Received bytes are `buffer[start..<filled]`; past `filled` is room already zeroed for
+    /// `receive`, kept between calls so a picture's buffer is zero-filled once, not per read.
     private var buffer: [UInt8] = []
     private var start = 0
+    private var filled = 0
 
     public init(maxFrameLength: UInt32) {
         self.maxFrameLength = maxFrameLength
     }
 
     /// Bytes received but not yet returned as frames.
-    public var bufferedByteCount: Int { buffer.count - start }
+    public var bufferedByteCount: Int { filled - start }
 
     /// The declared length of the frame being received, once its prefix is in.
     /// Lets a reader refuse an oversized frame before reading its body.
@@ -41,10 +44,12 @@ public struct FrameDecoder: Sendable {
         // Room for the whole frame now being received, once and before its first bytes are
         // copied in: a large reply then lands in one allocation (no doubling copies, each a fresh
         // allocation page-faulted in again).
-        if let length = Self.lengthPrefix(buffer[start...], bytes), length <= maxFrameLength {
+        if let length = Self.lengthPrefix(buffer[start..<filled], bytes), length <= maxFrameLength {
             buffer.reserveCapacity(start + 4 + Int(length))
         }
+        dropRoom()
         buffer.append(contentsOf: bytes)
+        filled = buffer.count
     }
 
     /// Lets `read` put arriving bytes straight into the buffer and keeps the count it returns:
@@ -54,16 +59,17 @@ public struct FrameDecoder: Sendable {
     public mutating func receive<E: Error>(chunk: Int = 16 * 1024,
                                            _ read: (UnsafeMutableRawBufferPointer) throws(E) -> Int) throws(E) {
         compact()
-        let end = buffer.count
+        let end = filled
         let rest = restOfPendingFrame
-        if rest > chunk { buffer.reserveCapacity(end + rest) }  // one allocation for a picture
         let room = max(chunk, rest)
-        buffer.append(contentsOf: repeatElement(0, count: room))
-        let outcome = buffer.withUnsafeMutableBytes { raw in
-            Result { () throws(E) in try read(UnsafeMutableRawBufferPointer(rebasing: raw[end...])) }
+        if buffer.count < end + room {
+            if rest > chunk { buffer.reserveCapacity(end + rest) }  // one allocation for a picture
+            buffer.append(contentsOf: repeatElement(0, count: end + room - buffer.count))
         }
-        let placed = (try? outcome.get()).map { min(max($0, 0), room) } ?? 0
-        buffer.removeLast(room - placed)
+        let outcome = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(E) in try read(UnsafeMutableRawBufferPointer(rebasing: raw[end..<(end + room)])) }
+        }
+        filled += (try? outcome.get()).map { min(max($0, 0), room) } ?? 0
         _ = try outcome.get()
     }
 
@@ -75,10 +81,16 @@ public struct FrameDecoder: Sendable {
     }
 
     private mutating func compact() {
-        if start > 0 && start >= buffer.count / 2 {
+        if start > 0 && start >= filled / 2 {
             buffer.removeFirst(start)
+            filled -= start
             start = 0
         }
+    }
+
+    /// Gives up the zeroed room past the received bytes (a trivial type: no work beyond the count).
+    private mutating func dropRoom() {
+        buffer.removeLast(buffer.count - filled)
     }
 
     /// The length prefix of the frame that `buffered` followed by `arriving` begins with, once
@@ -102,17 +114,20 @@ public struct FrameDecoder: Sendable {
         let type = buffer[start + 4]
         let id = readU32(at: start + 5)
         let payload: [UInt8]
-        if start == 0 && total == buffer.count && total > 64 * 1024 {
+        if start == 0 && total == filled && total > 64 * 1024 {
             // A large frame alone in the buffer (a picture): hand the buffer itself over, its
             // header shifted out, instead of copying it into a new allocation.
+            dropRoom()
             payload = Self.takingPayload(&buffer)
+            filled = 0
         } else {
             payload = Array(buffer[(start + 9)..<(start + total)])
         }
         start += total
-        if start >= buffer.count {
+        if start >= filled {
             buffer.removeAll(keepingCapacity: true)
             start = 0
+            filled = 0
         }
         return Frame(type: type, requestID: id, payload: payload)
     }

@@ -55,6 +55,26 @@ import Testing
         #expect(try decoder.next() == Self.frames[1])
     }
 
+    /// Room zeroed for one read is kept for the next (a picture's buffer is zero-filled once, not
+    /// per read), and bytes appended after a short read land right after what was received.
+    @Test func appendAfterAShortReadContinuesTheFrame() throws {
+        var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
+        var sent = 0
+        for most in [3, 5000, 70_000] {
+            decoder.receive { raw in
+                let n = min(most, raw.count)
+                raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: Self.stream.withUnsafeBytes { $0 }[sent..<sent + n]))
+                sent += n
+                return n
+            }
+        }
+        decoder.append(Self.stream[sent...])
+        var out: [Frame] = []
+        while let frame = try decoder.next() { out.append(frame) }
+        #expect(out == Self.frames)
+        #expect(decoder.bufferedByteCount == 0)
+    }
+
     @Test func aMovedBlobLeavesTheFieldsAfterItAndAnySharedCopyIntact() throws {
         let frame = Self.picture.frame(id: 9)
         let held = frame.payload
