@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 
-from soak_figures import ms, percentile, proc_status
+from soak_figures import ms, percentile, proc_status, workers_status
 from soak_groups import group_abusers, group_faults, group_mixed, group_probe
 from soak_phases import phase_cache_fill, phase_library_removed, wait_for_daemon
 
@@ -167,6 +167,7 @@ def main():
             except Exception:
                 pass
             s = proc_status(pid)
+            s.update(workers_status(pid))
             s["t"] = round(time.monotonic() - t_start, 1)
             samples.append(s)
             if daemon.poll() is not None:
@@ -182,7 +183,11 @@ def main():
         report["rss_after_load_kib"] = proc_status(pid).get("VmRSS")
         report["peak"] = {"rss_kib": max((s.get("VmRSS", 0) for s in samples), default=0),
                           "threads": max((s.get("Threads", 0) for s in samples), default=0),
-                          "fds": max((s.get("fds", 0) for s in samples), default=0)}
+                          "fds": max((s.get("fds", 0) for s in samples), default=0),
+                          "workers": max((s.get("workers", 0) for s in samples), default=0),
+                          "workers_rss_kib": max((s.get("workers_rss", 0) for s in samples), default=0),
+                          "total_rss_kib": max((s.get("VmRSS", 0) + s.get("workers_rss", 0) for s in samples), default=0),
+                          "worker_threads": max((s.get("workers_threads", 0) for s in samples), default=0)}
         report["rss_samples"] = [(s["t"], s.get("VmRSS")) for s in samples[::5]]
 
         m = results.get("mixed", {"requests": 0, "errors": ["no result"], "lat": {}, "bytes": 0, "no_cache": 0})
@@ -305,7 +310,9 @@ def print_summary(r):
     pk = r.get("peak", {})
     print(f"  RSS: cold {mb(r.get('rss_cold_kib'))}, warm {mb(r.get('rss_warm_kib'))}, peak {mb(pk.get('rss_kib'))}, "
           f"after load {mb(r.get('rss_after_load_kib'))}, end {mb(r.get('rss_end_kib'))}; "
-          f"peak threads {pk.get('threads')}, fds {pk.get('fds')}"
+          f"peak threads {pk.get('threads')}, fds {pk.get('fds')}; "
+          f"workers (peak {pk.get('workers')}): RSS {mb(pk.get('workers_rss_kib'))}, threads {pk.get('worker_threads')}; "
+          f"daemon + workers peak {mb(pk.get('total_rss_kib'))}"
           + (f"; after malloc_trim {mb(r['rss_after_malloc_trim_kib'])}" if r.get("rss_after_malloc_trim_kib") else ""))
     print(f"  SIGTERM: exit {r.get('sigterm_exit')} in {r.get('sigterm_s')} s")
     for k, ok in r.get("checks", {}).items():

@@ -1,4 +1,4 @@
-"""The soak's figures: percentiles, milliseconds, and a process's /proc status (RSS, threads, fds)."""
+"""The soak's figures: percentiles, milliseconds, a process's /proc status (RSS, threads, fds) and its workers'."""
 import os
 
 
@@ -25,4 +25,23 @@ def proc_status(pid):
         out["fds"] = len(os.listdir(f"/proc/{pid}/fd"))
     except (OSError, ValueError):
         pass
+    return out
+
+
+def workers_status(pid):
+    """The decoder workers (the daemon's child processes): how many, their VmRSS and threads summed."""
+    out = {"workers": 0, "workers_rss": 0, "workers_threads": 0}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as f:
+                fields = dict(line.partition(":")[::2] for line in f)
+        except OSError:
+            continue
+        if fields.get("PPid", "").strip() != str(pid):
+            continue
+        out["workers"] += 1
+        out["workers_rss"] += int((fields.get("VmRSS") or "0 kB").split()[0])
+        out["workers_threads"] += int((fields.get("Threads") or "0").strip())
     return out
