@@ -75,6 +75,26 @@ import Testing
         #expect(decoder.bufferedByteCount == 0)
     }
 
+    /// The room a short read left unused is offered again as it was, not zero-filled anew: zeroing
+    /// the rest of a 46 MB picture on every read made receiving it quadratic (73 s in a debug pickerctl).
+    @Test func roomAShortReadLeftIsNotZeroedAgain() {
+        let wire = Self.frames[1].encoded()
+        var decoder = FrameDecoder(maxFrameLength: ProtocolLimits.maxReplyFrame)
+        decoder.receive { raw in
+            raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: wire.withUnsafeBytes { $0 }[0..<1000]))
+            return 1000
+        }
+        decoder.receive { raw in
+            raw.initializeMemory(as: UInt8.self, repeating: 0xA5)  // filled, but only 10 bytes reported
+            return 10
+        }
+        decoder.receive { raw in
+            #expect(raw.count == wire.count - 1010)
+            #expect(raw.allSatisfy { $0 == 0xA5 }, "the unused room is handed back untouched")
+            return 0
+        }
+    }
+
     @Test func aMovedBlobLeavesTheFieldsAfterItAndAnySharedCopyIntact() throws {
         let frame = Self.picture.frame(id: 9)
         let held = frame.payload

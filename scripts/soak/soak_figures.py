@@ -1,4 +1,5 @@
 """The soak's figures: percentiles, milliseconds, a process's /proc status (RSS, threads, fds) and its workers'."""
+import glob
 import os
 
 
@@ -29,19 +30,16 @@ def proc_status(pid):
 
 
 def workers_status(pid):
-    """The decoder workers (the daemon's child processes): how many, their VmRSS and threads summed."""
-    out = {"workers": 0, "workers_rss": 0, "workers_threads": 0}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    """The decoder workers (the daemon's children, listed per spawning thread): how many, and
+    their VmRSS and threads summed."""
+    children = set()
+    for task in glob.glob(f"/proc/{pid}/task/*/children"):
         try:
-            with open(f"/proc/{entry}/status") as f:
-                fields = dict(line.partition(":")[::2] for line in f)
+            with open(task) as f:
+                children.update(f.read().split())
         except OSError:
-            continue
-        if fields.get("PPid", "").strip() != str(pid):
-            continue
-        out["workers"] += 1
-        out["workers_rss"] += int((fields.get("VmRSS") or "0 kB").split()[0])
-        out["workers_threads"] += int((fields.get("Threads") or "0").strip())
-    return out
+            pass
+    statuses = [proc_status(child) for child in children]
+    return {"workers": len(statuses),
+            "workers_rss": sum(st.get("VmRSS", 0) for st in statuses),
+            "workers_threads": sum(st.get("Threads", 0) for st in statuses)}
