@@ -4,7 +4,8 @@ import Testing
 
 /// Issue 23: every decode runs in a sandboxed worker process. A real daemon (debug build) with
 /// `PICKERD_TEST_MISBEHAVE=1`: photos named `misbehave-<kind>.*` make their worker crash, call
-/// socket(2), spin or open a path (test-only job kinds, compiled into debug builds only).
+/// socket(2), spin, open a path or answer with unusable pixels (test-only job kinds, compiled into
+/// debug builds only).
 @Suite(.timeLimit(.minutes(10))) struct DecoderSandboxTests {
     static let smallPhoto = TestEnvironment.packageRoot.appendingPathComponent("Tests/Fixtures/pngsuite/basn2c08.png")
     static let workers = 2
@@ -66,7 +67,12 @@ import Testing
     /// A worker that crashes, makes a forbidden call or overruns its deadline is killed: the client
     /// gets an error naming the photo, the other session keeps being served, the pool is refilled
     /// with new processes and the next photo decodes.
-    @Test(arguments: [("crash", "SIGSEGV"), ("socket", "SIGSYS"), ("spin", "of CPU time")])
+    /// The same for a worker whose answer cannot be believed: pixels without a memfd, 2 channels,
+    /// a memfd shorter than the picture, a 2^20-pixel-square picture, or nothing for a decode.
+    @Test(arguments: [("crash", "SIGSEGV"), ("socket", "SIGSYS"), ("spin", "of CPU time"),
+                      ("nomemfd", "answered garbage (pixels without a memfd)"), ("channels", "answered garbage (2 channels)"),
+                      ("short", "answered garbage (pixels unusable"), ("huge", "answered garbage (a 1048576x1048576 px canvas"),
+                      ("nothing", "answered garbage (no pixels and no error)")])
     func aMisbehavingDecoderFailsOnlyItsPhoto(kind: String, says reason: String) async throws {
         let (daemon, library) = try await daemon(misbehaving: kind, extra: ["--decode-seconds", "1"])
         defer { daemon.stopBlocking() }

@@ -117,7 +117,7 @@ import Testing
         #expect(reply.result == .pixels(width: 16, height: 16, channels: 3))
         let memfd = try #require(reply.memfd)
         defer { FileSystem.close(memfd) }
-        let image = try SandboxedDecoder.pixels(memfd, width: 16, height: 16, channels: 3, photoName: "basn2c08.png")
+        let image = try SandboxedDecoder.pixels(memfd, width: 16, height: 16, channels: 3)
         #expect(image.size == PixelSize(width: 16, height: 16))
     }
 }

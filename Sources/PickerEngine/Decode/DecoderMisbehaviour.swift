@@ -1,5 +1,7 @@
 /// Test-only job kinds: a worker that crashes, spins, allocates past its cap, opens a path or a
-/// socket, as a compromised or broken decoder would. The daemon sends them only in debug builds
+/// socket, or answers with pixels the daemon must not trust (no memfd, a bad channel count, a
+/// memfd of the wrong size, an impossible picture size, nothing), as a compromised or broken
+/// decoder would. The daemon sends them only in debug builds
 /// with `PICKERD_TEST_MISBEHAVE=1` in its environment, for photos named `misbehave-<kind>.*`
 /// (the containment tests); a release worker answers them with an `.internal` error.
 public enum DecoderMisbehaviour: UInt8, Sendable, CaseIterable {
@@ -8,6 +10,11 @@ public enum DecoderMisbehaviour: UInt8, Sendable, CaseIterable {
     case allocate = 102
     case open = 103
     case socket = 104
+    case noMemfd = 105
+    case badChannels = 106
+    case shortMemfd = 107
+    case hugeSize = 108
+    case nothing = 109
 
     var name: String {
         switch self {
@@ -16,6 +23,11 @@ public enum DecoderMisbehaviour: UInt8, Sendable, CaseIterable {
         case .allocate: return "allocate"
         case .open: return "open"
         case .socket: return "socket"
+        case .noMemfd: return "nomemfd"
+        case .badChannels: return "channels"
+        case .shortMemfd: return "short"
+        case .hugeSize: return "huge"
+        case .nothing: return "nothing"
         }
     }
 

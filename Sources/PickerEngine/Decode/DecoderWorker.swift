@@ -61,6 +61,7 @@ public enum DecoderWorker {
         defer { if let photo { FileSystem.close(photo) } }
         do throws(PickerError) {
             let job = try DecodeMessages.decodeJob(bytes)
+            if case .misbehave(let m) = job.kind, let garbage = untrustworthyAnswer(m) { return garbage }
             guard let photo else { throw PickerError(.internal, "\(job.photoName): no descriptor came with the job") }
             guard let image = try decode(job, photo: photo) else { return (.none, nil) }
             let memfd: Int32
@@ -98,6 +99,25 @@ public enum DecoderWorker {
         }
     }
 
+    /// The test-only answers the daemon must not believe (debug builds): nil for the other
+    /// misbehaviours, which act inside the decode.
+    private static func untrustworthyAnswer(_ m: DecoderMisbehaviour) -> (result: DecodeMessages.Result, memfd: Int32?)? {
+        #if DEBUG
+        let side = 8
+        func memfd(_ count: Int) -> Int32? { try? SealedPixels.make([UInt8](repeating: 0x80, count: count)) }
+        switch m {
+        case .noMemfd: return (.pixels(width: side, height: side, channels: 3), nil)
+        case .badChannels: return (.pixels(width: side, height: side, channels: 2), memfd(side * side * 2))
+        case .shortMemfd: return (.pixels(width: side, height: side, channels: 3), memfd(side * side))
+        case .hugeSize: return (.pixels(width: 1 << 20, height: 1 << 20, channels: 4), memfd(side * side * 4))
+        case .nothing: return (.none, nil)
+        case .crash, .spin, .allocate, .open, .socket: return nil
+        }
+        #else
+        return nil
+        #endif
+    }
+
     /// The test-only misbehaviours (debug builds); release builds refuse them.
     private static func misbehave(_ m: DecoderMisbehaviour, photoName: String) throws(PickerError) -> PixelImage {
         #if DEBUG
@@ -113,6 +133,7 @@ public enum DecoderWorker {
             if fd >= 0 { throw PickerError(.internal, "\(photoName): the sandbox let the decoder open a path") }
             throw PickerError(.permissionDenied, "\(photoName): the decoder may not open paths (\(Errno.current))")
         case .socket: _ = pk_sandbox_try_socket()
+        case .noMemfd, .badChannels, .shortMemfd, .hugeSize, .nothing: break  // answered before the decode
         }
         throw PickerError(.internal, "\(photoName): the misbehaviour \(m.name) returned")
         #else

@@ -85,7 +85,8 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
         let memoryCap = Self.baseMemoryCap + 2 * max(0, memoryBytes)
         let outcome = process.run(DecodeMessages.encode(job), photo: open.fd, memoryCap: memoryCap, cpuSeconds: seconds)
         do {
-            return try finish(outcome, process: process, photoName: job.photoName, seconds: seconds)
+            return try finish(outcome, process: process, photoName: job.photoName, seconds: seconds,
+                              wantsPixels: job.wantsPixels)
         } catch where CodecResult.isNoMemory(error) {
             // An allocation refused at the worker's cap, which comes from the file's own header.
             throw PickerError(.imageTooLarge, "\(error.message): the decoder needed more than its \(memoryCap >> 20) MiB memory cap")
@@ -109,11 +110,13 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
     }
 
     /// The pixels of an answer, or the error the outcome means; the worker goes back to the pool or is replaced.
+    /// `wantsPixels`: a decode job, which an honest worker answers with pixels or an error, never nothing.
     private func finish(_ outcome: DecoderProcess.Outcome, process: DecoderProcess, photoName: String,
-                        seconds: Double) throws(PickerError) -> PixelImage? {
+                        seconds: Double, wantsPixels: Bool) throws(PickerError) -> PixelImage? {
         switch outcome {
         case .answered(.none, let memfd):
             if let memfd { FileSystem.close(memfd) }
+            if wantsPixels { try distrust(process, photoName, because: "no pixels and no error") }
             checkIn(process)
             return nil
         case .answered(.failure(let error), let memfd):
@@ -121,10 +124,7 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
             checkIn(process)
             throw error
         case .answered(.pixels(let width, let height, let channels), let memfd):
-            checkIn(process)
-            guard let memfd else { throw PickerError(.internal, "\(photoName): the decoder sent no pixels") }
-            defer { FileSystem.close(memfd) }
-            return try Self.pixels(memfd, width: width, height: height, channels: channels, photoName: photoName)
+            return try believed(memfd, width: width, height: height, channels: channels, process: process, photoName: photoName)
         case .died(let status):
             replace()
             Log.error("\(photoName): decoder worker \(process.pid) ended: \(DecoderProcess.describe(status))")
@@ -143,18 +143,40 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
         }
     }
 
-    /// Reads a result's memfd after checking its size against the pane limit and its seals.
-    static func pixels(_ memfd: Int32, width: Int, height: Int, channels: Int,
-                       photoName: String) throws(PickerError) -> PixelImage {
-        let count = try PixelImage.canvasByteCount(width: width, height: height, channels: channels)
-        guard channels == 3 || channels == 4 else {
-            throw PickerError(.internal, "\(photoName): the decoder sent \(channels) channels")
+    /// An answer of pixels, checked: a worker that sends pixels the daemon cannot use (no memfd, a
+    /// bad channel count or size, an unsealed or wrong-sized memfd) was broken by the photo it read,
+    /// so it is killed and replaced and the photo is reported corrupt, as for a crash.
+    private func believed(_ memfd: Int32?, width: Int, height: Int, channels: Int, process: DecoderProcess,
+                          photoName: String) throws(PickerError) -> PixelImage {
+        defer { if let memfd { FileSystem.close(memfd) } }
+        let image: PixelImage
+        do throws(PickerError) {
+            guard let memfd else { throw PickerError(.internal, "pixels without a memfd") }
+            image = try Self.pixels(memfd, width: width, height: height, channels: channels)
+        } catch {
+            try distrust(process, photoName, because: error.message)
         }
+        checkIn(process)
+        return image
+    }
+
+    /// Kills and replaces a worker whose answer cannot be believed; always throws.
+    private func distrust(_ process: DecoderProcess, _ photoName: String, because why: String) throws(PickerError) -> Never {
+        process.kill()
+        replace()
+        Log.error("\(photoName): decoder worker \(process.pid) killed: its answer was unusable: \(why)")
+        throw PickerError(.corruptImage, "\(photoName): the decoder was stopped: it answered garbage (\(why))")
+    }
+
+    /// Reads a result's memfd after checking its size against the pane limit and its seals.
+    static func pixels(_ memfd: Int32, width: Int, height: Int, channels: Int) throws(PickerError) -> PixelImage {
+        guard channels == 3 || channels == 4 else { throw PickerError(.internal, "\(channels) channels") }
+        let count = try PixelImage.canvasByteCount(width: width, height: height, channels: channels)
         let bytes: [UInt8]
         do throws(SystemError) {
             bytes = try SealedPixels.read(memfd, count: count)
         } catch {
-            throw PickerError(.internal, "\(photoName): the decoder's pixels are unusable: \(error)")
+            throw PickerError(.internal, "pixels unusable: \(error)")
         }
         return try PixelImage.checked(width: width, height: height, channels: channels, pixels: bytes)
     }
