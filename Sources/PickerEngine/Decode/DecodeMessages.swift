@@ -43,13 +43,14 @@ enum DecodeMessages {
         var kind: Kind
         var photoName: String
         var maxPixels: Int
+        var fileBytes: Int
+
         /// Whether an honest worker answers with pixels or an error: all but an embedded-thumbnail
         /// job, which may find none.
         var wantsPixels: Bool {
             if case .embeddedThumbnail = kind { return false }
             return true
         }
-        var fileBytes: Int
     }
 
     enum Result: Sendable, Equatable {

@@ -85,8 +85,7 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
         let memoryCap = Self.baseMemoryCap + 2 * max(0, memoryBytes)
         let outcome = process.run(DecodeMessages.encode(job), photo: open.fd, memoryCap: memoryCap, cpuSeconds: seconds)
         do {
-            return try finish(outcome, process: process, photoName: job.photoName, seconds: seconds,
-                              wantsPixels: job.wantsPixels)
+            return try finish(outcome, process: process, job: job, seconds: seconds)
         } catch where CodecResult.isNoMemory(error) {
             // An allocation refused at the worker's cap, which comes from the file's own header.
             throw PickerError(.imageTooLarge, "\(error.message): the decoder needed more than its \(memoryCap >> 20) MiB memory cap")
@@ -110,13 +109,13 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
     }
 
     /// The pixels of an answer, or the error the outcome means; the worker goes back to the pool or is replaced.
-    /// `wantsPixels`: a decode job, which an honest worker answers with pixels or an error, never nothing.
-    private func finish(_ outcome: DecoderProcess.Outcome, process: DecoderProcess, photoName: String,
-                        seconds: Double, wantsPixels: Bool) throws(PickerError) -> PixelImage? {
+    private func finish(_ outcome: DecoderProcess.Outcome, process: DecoderProcess, job: DecodeMessages.Job,
+                        seconds: Double) throws(PickerError) -> PixelImage? {
+        let photoName = job.photoName
         switch outcome {
         case .answered(.none, let memfd):
             if let memfd { FileSystem.close(memfd) }
-            if wantsPixels { try distrust(process, photoName, because: "no pixels and no error") }
+            if job.wantsPixels { try distrust(process, photoName, because: "no pixels and no error") }
             checkIn(process)
             return nil
         case .answered(.failure(let error), let memfd):
