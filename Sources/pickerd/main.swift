@@ -21,7 +21,12 @@ func runPickerd() -> Int32 {
             print("pickerd \(Daemon.version)")
             return 0
         case .run(let config):
-            return Daemon.run(config)
+            // Sessions are written and the socket is gone, but render threads may still be inside
+            // a C library: exit()'s atexit handlers and static destructors (libheif's plugin table,
+            // OpenSSL's context) would be freed under them and turn a clean stop into a SIGSEGV.
+            let code = Daemon.run(config)
+            fflush(nil)
+            _exit(code)
         }
     } catch {
         let line = "pickerd: \(error.message)\nTry 'pickerd --help'.\n"

@@ -207,7 +207,8 @@ import Testing
             text = await waitForText(in: watch.output, seconds: 2) { $0.contains("selection") }
         }
         #expect(text.contains("selection"), "\(text)")
-        await #expect(daemon.stop() == 0)
+        let stopped = await daemon.stop()
+        #expect(stopped == 0, "pickerd exited \(stopped); log:\n\(daemon.log.suffix(3000))")
         let code = await exitStatus(of: watch.pid)
         #expect(code == 5, "watch exited \(code)")
     }
