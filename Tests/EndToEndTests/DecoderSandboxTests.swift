@@ -48,6 +48,14 @@ import Testing
         return (daemon, library)
     }
 
+    /// The nice value of a process (field 19 of /proc/PID/stat, counted after the name's closing parenthesis).
+    static func nice(of pid: pid_t) -> Int? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 16 ? Int(fields[16]) : nil
+    }
+
     @Test func everyWorkerRunsUnderSeccompWithNoNewPrivileges() async throws {
         let (daemon, library) = try await daemon(misbehaving: "none")
         defer { daemon.stopBlocking() }
@@ -58,6 +66,8 @@ import Testing
             let fields = Self.status(of: pid)
             #expect(fields["Seccomp"] == "2", "worker \(pid): \(fields["Seccomp"] ?? "no Seccomp line")")
             #expect(fields["NoNewPrivs"] == "1", "worker \(pid)")
+            // Image work: below the daemon's socket thread and session writer, as its pool threads are.
+            #expect((Self.nice(of: pid) ?? 0) >= 10, "worker \(pid) nice \(Self.nice(of: pid).map(String.init) ?? "unknown")")
         }
         // And they decode: the good photo comes back through one.
         await #expect(try daemon.ctl("get-image", "-o", "/dev/null", session: "other").exitCode == 0)

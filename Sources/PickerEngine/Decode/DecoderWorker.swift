@@ -1,5 +1,6 @@
 import CPickerCodecs
 import CPickerSandbox
+import CPickerSys
 import PickerProtocol
 import PickerSystem
 #if canImport(Glibc)
@@ -18,6 +19,10 @@ public enum DecoderWorker {
 
     /// Runs the worker; returns the exit status (0: the daemon closed the channel).
     public static func run() -> Int32 {
+        // Decoding is image work: it yields the CPU to the daemon's socket thread, lane and session
+        // writer, as the pool threads that wait for it do (spawned at start-up, it would inherit
+        // nice 0 and outrank them). Threads the libraries start later inherit this.
+        pk_lower_thread_priority(WorkerPool.imageWorkNice)
         warmUp()
         guard pk_sandbox_enter(maxDescriptors) == 0 else {
             Log.error("decoder worker: cannot enter the sandbox: \(Errno.current); not decoding")

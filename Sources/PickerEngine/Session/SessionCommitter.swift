@@ -34,6 +34,8 @@ final class SessionCommitter: Sendable {
         var finished = false
         /// Write rounds done (each one file write + fsync), for tests and logs.
         var rounds = 0
+        /// The longest round, in seconds (logged at shutdown: what a change's reply waited at most).
+        var slowestRound = 0.0
     }
 
     private struct Waiter {
@@ -105,6 +107,7 @@ final class SessionCommitter: Sendable {
         sigfillset(&all)
         pthread_sigmask(SIG_BLOCK, &all, nil)
         while waitForWork() {
+            let began = ProcessInfo.processInfo.systemUptime
             let (sequence, bytes) = snapshot()
             if let bytes {
                 do {
@@ -114,7 +117,7 @@ final class SessionCommitter: Sendable {
                     Log.error("saving sessions to \(fileShown) failed (\(error)); the previous file is kept")
                 }
             }
-            markDurable(sequence)
+            markDurable(sequence, took: ProcessInfo.processInfo.systemUptime - began)
         }
     }
 
@@ -125,7 +128,7 @@ final class SessionCommitter: Sendable {
         while state.changed <= state.durable {
             if state.stopping {
                 state.finished = true
-                Log.info("session writer: \(state.rounds) write round(s) for \(state.changed) change(s)")
+                Log.info("session writer: \(state.rounds) write round(s) for \(state.changed) change(s), slowest \(Int(state.slowestRound * 1000)) ms")
                 condition.broadcast()
                 return false
             }
@@ -135,11 +138,12 @@ final class SessionCommitter: Sendable {
     }
 
     /// Records that changes up to `sequence` are on disk and runs the deliveries now due, in order.
-    private func markDurable(_ sequence: UInt64) {
+    private func markDurable(_ sequence: UInt64, took seconds: Double) {
         condition.lock()
         defer { condition.unlock() }
         state.durable = max(state.durable, sequence)
         state.rounds += 1
+        state.slowestRound = max(state.slowestRound, seconds)
         let durable = state.durable
         let due = state.waiters.prefix { $0.sequence <= durable }
         state.waiters.removeFirst(due.count)

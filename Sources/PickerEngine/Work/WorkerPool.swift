@@ -11,6 +11,10 @@ import PickerSystem
 /// Order on a general worker: helpers of running jobs, interactive, image (fair over fairness keys
 /// by worker time used, `FairQueue`), background (when due and nothing else waits).
 public final class WorkerPool: @unchecked Sendable {
+    /// The nice value image work runs at, in these threads and in the decoder processes
+    /// (`DecoderWorker`): below the socket thread, the lane and the session writer.
+    static let imageWorkNice: Int32 = 10
+
     /// One unit of work and the flag that cancels it.
     struct Job {
         var run: @Sendable () -> Void
@@ -132,7 +136,7 @@ public final class WorkerPool: @unchecked Sendable {
             // Workers run below the socket thread and the lane: under a pile of decodes those still get
             // the CPU at once. The lane keeps normal priority: its work is short, and it must not lose
             // the CPU to other processes' work either.
-            if !lane { pk_lower_thread_priority(10) }
+            if !lane { pk_lower_thread_priority(Self.imageWorkNice) }
             if !lane { installHelperHook() }
             workLoop(lane: lane)
             condition.lock()
