@@ -266,16 +266,20 @@ int pk_png_decode_fit(const uint8_t *data, size_t len, uint64_t max_pixels, int 
     return pk_png_decode_impl(data, len, max_pixels, dst_w, dst_h, out, msg);
 }
 
+/* Where the encoder writes: a buffer it grows (and owns until handed out), or the caller's of a
+ * fixed capacity (pk_png_encode_into), which it never reallocates or frees. */
 typedef struct pk_buffer {
     uint8_t *data;
     size_t len;
     size_t cap;
+    int fixed;
 } pk_buffer;
 
 static void pk_png_write(png_structp png, png_bytep bytes, size_t count) {
     pk_buffer *buf = (pk_buffer *)png_get_io_ptr(png);
     if (count > SIZE_MAX - buf->len) png_error(png, "output too large");
     if (buf->len + count > buf->cap) {
+        if (buf->fixed) png_error(png, "output larger than its bound");
         size_t cap = buf->cap ? buf->cap : 65536;
         while (cap < buf->len + count) cap *= 2;
         uint8_t *grown = realloc(buf->data, cap);
@@ -289,11 +293,36 @@ static void pk_png_write(png_structp png, png_bytep bytes, size_t count) {
 
 static void pk_png_flush(png_structp png) { (void)png; }
 
+static int pk_png_write_to(pk_buffer *buf, const uint8_t *pixels, size_t pixels_len, int width, int height,
+                           int channels, int compression_level, struct png_text_struct *texts, int text_count,
+                           char *msg);
+
 int pk_png_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                   int compression_level, uint8_t **out, size_t *out_len,
                   char *msg) {
     return pk_png_write_image(pixels, pixels_len, width, height, channels, compression_level, NULL, 0,
                               out, out_len, msg);
+}
+
+size_t pk_png_encode_bound(int width, int height, int channels) {
+    if (width <= 0 || height <= 0 || (channels != 3 && channels != 4)) return 0;
+    size_t row = (size_t)width * (size_t)channels + 1; /* the filter byte */
+    if ((size_t)height > (SIZE_MAX / 2) / row) return 0;
+    size_t raw = row * (size_t)height;
+    /* Stored deflate blocks add 5 bytes a 64 KiB, the zlib wrapper 6, IDAT chunks of libpng's
+     * 8 KiB buffer 12 bytes each (0.15 %): raw/256 (0.39 %) plus 1 KiB for the signature,
+     * IHDR and IEND covers incompressible pixels with room to spare. */
+    return raw + raw / 256 + 1024;
+}
+
+int pk_png_encode_into(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
+                       int compression_level, uint8_t *dst, size_t dst_cap, size_t *out_len, char *msg) {
+    if (!dst || !out_len) return PK_INVALID;
+    *out_len = 0;
+    pk_buffer buf = {dst, 0, dst_cap, 1};
+    int status = pk_png_write_to(&buf, pixels, pixels_len, width, height, channels, compression_level, NULL, 0, msg);
+    if (status == PK_OK) *out_len = buf.len;
+    return status;
 }
 
 int pk_png_write_image(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
@@ -302,6 +331,22 @@ int pk_png_write_image(const uint8_t *pixels, size_t pixels_len, int width, int 
     if (!out || !out_len) return PK_INVALID;
     *out = NULL;
     *out_len = 0;
+    pk_buffer buf = {NULL, 0, 0, 0};
+    int status = pk_png_write_to(&buf, pixels, pixels_len, width, height, channels, compression_level, texts,
+                                 text_count, msg);
+    if (status != PK_OK) {
+        free(buf.data);
+        return status;
+    }
+    *out = buf.data;
+    *out_len = buf.len;
+    return PK_OK;
+}
+
+/* Encodes into buf; on failure what it holds is left for the caller to free (if it owns it). */
+static int pk_png_write_to(pk_buffer *buf, const uint8_t *pixels, size_t pixels_len, int width, int height,
+                           int channels, int compression_level, struct png_text_struct *texts, int text_count,
+                           char *msg) {
     if (!pixels || (channels != 3 && channels != 4) || !pk_buffer_holds(pixels_len, width, height, channels)) {
         if (msg) snprintf(msg, PK_MSG_LEN, "PNG encoder needs an RGB or RGBA image");
         return PK_INVALID;
@@ -309,8 +354,6 @@ int pk_png_write_image(const uint8_t *pixels, size_t pixels_len, int width, int 
     const int level = compression_level < 0 ? 0 : (compression_level > 9 ? 9 : compression_level);
 
     pk_png_err err = {.msg = msg, .status = PK_OK};
-    /* Address-taken: lives in memory, valid after longjmp. */
-    pk_buffer buf = {NULL, 0, 0};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &err,
                                               pk_png_error, pk_png_warning);
     if (!png) {
@@ -325,10 +368,9 @@ int pk_png_write_image(const uint8_t *pixels, size_t pixels_len, int width, int 
     }
     if (setjmp(err.jump)) {
         png_destroy_write_struct(&png, &info);
-        free(buf.data);
         return PK_NO_MEMORY;
     }
-    png_set_write_fn(png, &buf, pk_png_write, pk_png_flush);
+    png_set_write_fn(png, buf, pk_png_write, pk_png_flush);
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
                  channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
@@ -346,7 +388,6 @@ int pk_png_write_image(const uint8_t *pixels, size_t pixels_len, int width, int 
         /* A cancelled job stops encoding too, once per batch of rows (pk_work.h). */
         if ((y & (PK_FEED_BATCH - 1)) == 0 && pk_cancelled()) {
             png_destroy_write_struct(&png, &info);
-            free(buf.data);
             if (msg) snprintf(msg, PK_MSG_LEN, "cancelled");
             return PK_CANCELLED;
         }
@@ -354,8 +395,5 @@ int pk_png_write_image(const uint8_t *pixels, size_t pixels_len, int width, int 
     }
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
-
-    *out = buf.data;
-    *out_len = buf.len;
     return PK_OK;
 }

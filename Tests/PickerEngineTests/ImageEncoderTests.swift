@@ -1,3 +1,4 @@
+import CPickerCodecs
 import Testing
 import PickerProtocol
 @testable import PickerEngine
@@ -33,6 +34,35 @@ import PickerProtocol
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         let back = try decode(bytes, .png)
         #expect(back == image)
+    }
+
+    /// PNG goes straight into a buffer of `pk_png_encode_bound` bytes: pixels that do not compress
+    /// at all (random noise) must still fit, at every size, and decode back exactly.
+    @Test(arguments: [(1, 1, 3), (3, 2, 4), (257, 129, 3), (1024, 700, 4)])
+    func incompressiblePixelsFitTheBoundAndRoundTrip(width: Int, height: Int, channels: Int) throws {
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<width * height * channels).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let image = syntheticPicture(width, height, channels, noise)
+        let bytes = try ImageEncoder.encode(image, as: .png, quality: 100)
+        #expect(bytes.count <= pk_png_encode_bound(Int32(width), Int32(height), Int32(channels)))
+        #expect(try decode(bytes, .png) == image)
+    }
+
+    /// A capacity short of what the picture needs is an error the caller sees, never a write past it.
+    @Test func aBufferShortOfThePictureIsRefused() {
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<64 * 64 * 3).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var room = [UInt8](repeating: 0xAB, count: 4096 + 16)
+        var length = 0
+        var message = [CChar](repeating: 0, count: Int(PK_MSG_LEN))
+        let status = room.withUnsafeMutableBufferPointer { buffer in
+            pk_png_encode_into(noise, noise.count, 64, 64, 3, 1, buffer.baseAddress, 4096, &length, &message)
+        }
+        #expect(status != 0 && length == 0)
+        #expect(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    .contains("larger than its bound"))
+        #expect(room[4096...].allSatisfy { $0 == 0xAB }, "nothing written past the capacity")
+        #expect(pk_png_encode_bound(0, 10, 3) == 0 && pk_png_encode_bound(10, 10, 2) == 0)
     }
 
     @Test(arguments: [ImageFormat.jpeg, .webp], [3, 4])

@@ -17,8 +17,10 @@ from pickerd_client.wire import MessageType as T  # noqa: E402
 FORMAT_JPEG, FORMAT_PNG, FORMAT_WEBP = 1, 2, 3
 MAGIC = {FORMAT_JPEG: b"\xff\xd8", FORMAT_PNG: b"\x89PNG", FORMAT_WEBP: b"RIFF"}
 
+# image_too_large: the vandal's random bytes can land on a header's size fields (a 13:43 run:
+# "c07.jpg declares 23556x35407 pixels, over the 200 Mpx cap"), and refusing that is right.
 CLEAN_CHURN_ERRORS = {"no_such_album", "no_such_photo", "nothing_selected", "corrupt_image",
-                      "unsupported_image", "io_error", "cancelled"}
+                      "unsupported_image", "image_too_large", "io_error", "cancelled"}
 
 
 

@@ -178,6 +178,14 @@ int pk_png_encode(const uint8_t *pixels, size_t pixels_len, int width, int heigh
                   int compression_level, uint8_t **out, size_t *out_len,
                   char *msg);
 
+/* As pk_png_encode, into the caller's dst of dst_cap bytes, which it never reallocates or frees:
+ * the caller's buffer is the result, so a big picture is not held twice. pk_png_encode_bound
+ * gives a capacity that always suffices (0 for sizes it cannot hold); a smaller one may fail
+ * with PK_NO_MEMORY "output larger than its bound". */
+size_t pk_png_encode_bound(int width, int height, int channels);
+int pk_png_encode_into(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
+                       int compression_level, uint8_t *dst, size_t dst_cap, size_t *out_len, char *msg);
+
 /* JPEG baseline, 4:2:0, quality 1-100. channels must be 3. */
 int pk_jpeg_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                    int quality, uint8_t **out, size_t *out_len, char *msg);
