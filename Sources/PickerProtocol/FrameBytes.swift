@@ -17,6 +17,13 @@ public struct FrameBytes: Sendable, Equatable {
         count = parts.reduce(0) { $0 + $1.count }
     }
 
+    /// Adds `more` to the end of the last buffer (small frames queued together share one).
+    public mutating func append(_ more: [UInt8]) {
+        guard !more.isEmpty else { return }
+        if parts.isEmpty { parts = [more] } else { parts[parts.count - 1].append(contentsOf: more) }
+        count += more.count
+    }
+
     /// The bytes in one buffer (a copy unless there is one part).
     public var joined: [UInt8] {
         parts.count == 1 ? parts[0] : Array(parts.joined())

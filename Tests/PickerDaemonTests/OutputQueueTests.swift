@@ -69,6 +69,58 @@ import Testing
     }
 }
 
+/// Small replies queued while the peer reads nothing share buffers: a flood of pongs costs its
+/// bytes (not an allocation each) and goes out in a few writes, in order.
+@Suite struct OutputQueueCoalescingTests {
+    private static func drain(_ queue: inout OutputQueue, takingAtMost room: Int = .max) -> (bytes: [UInt8], sends: Int) {
+        var sent: [UInt8] = []
+        var sends = 0
+        while queue.hasPending {
+            _ = queue.write { gathered in
+                sends += 1
+                var left = room
+                for buffer in gathered.buffers where left > 0 {
+                    let n = min(left, buffer.count)
+                    sent += Array(buffer[0..<n])
+                    left -= n
+                }
+                return .transferred(min(room, gathered.buffers.reduce(0) { $0 + $1.count }))
+            }
+        }
+        return (sent, sends)
+    }
+
+    @Test func tenThousandSmallRepliesGoOutInAFewWritesInOrder() {
+        var queue = OutputQueue()
+        var expected: [UInt8] = []
+        for i in 0..<10_000 {
+            let pong = [UInt8](repeating: UInt8(truncatingIfNeeded: i), count: 14)
+            queue.enqueue(pong)
+            expected += pong
+        }
+        #expect(queue.queuedBytes == 140_000)
+        let (bytes, sends) = Self.drain(&queue)
+        #expect(bytes == expected)
+        #expect(sends <= 3, "\(sends) writes: 140,000 bytes in buffers of at most 64 KiB")
+    }
+
+    @Test func aReplyJoinsAFramePartlyWrittenAndNeverAnEvent() {
+        var queue = OutputQueue()
+        queue.enqueue([1, 2, 3])
+        var first = true
+        _ = queue.write { _ in
+            defer { first = false }
+            return first ? .transferred(1) : .wouldBlock
+        }
+        queue.enqueue([4, 5])
+        _ = queue.enqueueEvent([9, 9], limit: 1000)
+        queue.enqueue([6])
+        queue.discardUnsentEvents()
+        #expect(queue.queuedBytes == 5)
+        #expect(Self.drain(&queue).bytes == [2, 3, 4, 5, 6])
+    }
+}
+
 /// `sendmsg` of gathered buffers over a real stream socket: the peer reads them as one run.
 @Suite struct GatheredSendTests {
     @Test func gatheredBuffersArriveAsOneRunOfBytes() throws {
