@@ -36,9 +36,10 @@ import PickerProtocol
         #expect(back == image)
     }
 
-    /// PNG goes straight into a buffer of `pk_png_encode_bound` bytes: pixels that do not compress
-    /// at all (random noise) must still fit, at every size, and decode back exactly.
-    @Test(arguments: [(1, 1, 3), (3, 2, 4), (257, 129, 3), (1024, 700, 4)])
+    /// PNG goes straight into a buffer of `pk_png_encode_bound` bytes from `pngInPlaceFromBytes` up:
+    /// pixels that do not compress at all (random noise) must still fit, at every size (the small ones
+    /// through the copying path), and decode back exactly.
+    @Test(arguments: [(1, 1, 3), (3, 2, 4), (257, 129, 3), (1024, 700, 4), (2000, 1000, 3)])
     func incompressiblePixelsFitTheBoundAndRoundTrip(width: Int, height: Int, channels: Int) throws {
         var generator = SystemRandomNumberGenerator()
         let noise = (0..<width * height * channels).map { _ in UInt8.random(in: 0...255, using: &generator) }

@@ -23,13 +23,20 @@ public enum ImageEncoder {
         if format.isTerminalText {
             return try encode(image, output: OutputSpec(format: format, quality: quality)).bytes
         }
-        if format == .png { return try png(image) }
+        if format == .png, pk_png_encode_bound(Int32(image.width), Int32(image.height), Int32(image.channels))
+            >= pngInPlaceFromBytes {
+            return try pngInPlace(image)
+        }
         var output: UnsafeMutablePointer<UInt8>? = nil
         var length = 0
         var message = CodecResult.messageBuffer()
         let q = Int32(min(100, max(1, quality)))
         let status: Int32
         switch format {
+        case .png:
+            status = pk_png_encode(image.pixels, image.pixels.count, Int32(image.width), Int32(image.height),
+                                   Int32(image.channels), Int32(pngCompressionLevel),
+                                   &output, &length, &message)
         case .jpeg:
             let rgb = try Compositor.flatten(image, over: jpegMatte)
             status = pk_jpeg_encode(rgb.pixels, rgb.pixels.count, Int32(rgb.width), Int32(rgb.height), 3, q,
@@ -47,11 +54,16 @@ public enum ImageEncoder {
         return bytes
     }
 
-    /// PNG written by libpng straight into the array returned, sized by `pk_png_encode_bound` (pages
-    /// it never writes are never resident): a 14 MB picture is not held a second time while it is
-    /// copied out of the encoder's buffer (a 4000x2666 get-image: the daemon peaked 58.5 MB above
-    /// idle, 45.0 with this; the bytes are the same).
-    private static func png(_ image: PixelImage) throws(PickerError) -> [UInt8] {
+    /// From this bound up, PNG is written in place (`pngInPlace`): such a buffer is its own mapping
+    /// (the daemon maps blocks from 256 KiB), so the capacity the PNG does not fill is never resident.
+    /// A smaller one could come from reused heap, where a cached picture would pin all its capacity;
+    /// its copy is cheap.
+    static let pngInPlaceFromBytes = 1 << 20
+
+    /// PNG written by libpng straight into the array returned, sized by `pk_png_encode_bound`: a
+    /// 14 MB picture is not held a second time while it is copied out of the encoder's buffer (a
+    /// 4000x2666 get-image: the daemon peaked 58.5 MB above idle, 45.0 with this; the bytes are the same).
+    private static func pngInPlace(_ image: PixelImage) throws(PickerError) -> [UInt8] {
         let (width, height, channels) = (Int32(image.width), Int32(image.height), Int32(image.channels))
         let bound = pk_png_encode_bound(width, height, channels)
         var status = Int32(bitPattern: PK_INVALID.rawValue)
