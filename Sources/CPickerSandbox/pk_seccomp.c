@@ -8,6 +8,7 @@
 #include "pk_sandbox.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libheif/heif.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -133,6 +134,19 @@ void pk_sandbox_warm_up(void) {
     // libheif loads its plugins (libde265, libaom, ...) through dlopen on first use: do it now,
     // while paths can still be opened. The reference is never released.
     heif_init(NULL);
+}
+
+int pk_sandbox_quiet_stderr(void) {
+    int copy = fcntl(2, F_DUPFD_CLOEXEC, 3);
+    if (copy < 0) return -1;
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null < 0 || dup2(null, 2) < 0) {
+        if (null >= 0) close(null);
+        close(copy);
+        return -1;
+    }
+    close(null);
+    return copy;
 }
 
 int pk_sandbox_enter(int max_fds) {

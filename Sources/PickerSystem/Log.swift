@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// Log levels with fixed meanings: fault = a bug in us; error = bad input or a failed
 /// operation; info = state changes; debug = per-request detail with its duration.
@@ -36,6 +37,13 @@ public enum Log {
     /// Read once: the level is fixed for the life of the process.
     public static let level: LogLevel = LogLevel(name: Environment.current["PICKERD_LOG_LEVEL"] ?? "") ?? .info
 
+    /// Where lines go: stderr, unless `writeLines(to:)` moved them.
+    private static let descriptor = Atomic<Int32>(2)
+
+    /// Sends the lines to `fd` from now on (the decoder worker keeps them on a copy of stderr
+    /// while stderr itself, where libraries print, goes to /dev/null).
+    public static func writeLines(to fd: Int32) { descriptor.store(fd, ordering: .relaxed) }
+
     public static func debug(_ message: @autoclosure () -> String) { emit(.debug, message) }
     public static func info(_ message: @autoclosure () -> String) { emit(.info, message) }
     public static func error(_ message: @autoclosure () -> String) { emit(.error, message) }
@@ -45,7 +53,7 @@ public enum Log {
         guard level >= self.level else { return }
         let line = Array("pickerd[\(level.label)] \(InertText.escaped(message()))\n".utf8)
         // Nowhere to report a failed log write: stderr is where it would go.
-        _ = try? FileDescriptorIO.writeAll(2, line)
+        _ = try? FileDescriptorIO.writeAll(descriptor.load(ordering: .relaxed), line)
     }
 }
 

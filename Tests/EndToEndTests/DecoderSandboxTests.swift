@@ -48,6 +48,24 @@ import Testing
         return (daemon, library)
     }
 
+    /// What a decoding library prints on its own (libjxl: `./lib/jxl/frame_header.cc:309: JXL_FAILURE: …`,
+    /// a few lines for every file it refuses) stays out of the daemon's log: the worker's stderr is
+    /// /dev/null, its own lines go to a copy of the daemon's stderr. The client still gets the reason.
+    @Test func aLibrarysOwnChatterStaysOutOfTheDaemonsLog() async throws {
+        let library = try await TemporaryLibrary()
+        try library.add(TestEnvironment.packageRoot.appendingPathComponent("Tests/Fixtures/jxl/oiio_truncated.jxl"),
+                        album: "broken")
+        let daemon = try await LiveDaemon(library: library.url, extraArguments: ["--no-prefetch", "--no-shared-thumbnails"])
+        defer { daemon.stopBlocking() }
+        _ = try await daemon.ctl("session", "new", "s", "--width", "64", "--height", "48")
+        _ = try await daemon.ctl("select-album", "broken", session: "s")
+        _ = try await daemon.ctl("select-photo", "--index", "1", session: "s")
+        let refused = try await daemon.ctl("get-image", "-o", "/dev/null", session: "s")
+        #expect(refused.exitCode == 1 && refused.stderr.contains("oiio_truncated.jxl: corrupt JPEG XL data"), "\(refused)")
+        #expect(!daemon.log.contains("JXL_FAILURE") && !daemon.log.contains("lib/jxl/"), "\(daemon.log.suffix(1500))")
+        _ = library
+    }
+
     /// The nice value of a process (field 19 of /proc/PID/stat, counted after the name's closing parenthesis).
     static func nice(of pid: pid_t) -> Int? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

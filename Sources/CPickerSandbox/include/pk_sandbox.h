@@ -47,6 +47,11 @@ int pk_reap_if_ended(pid_t pid, int *status);
 /// Warms what the decoders would otherwise load lazily through paths (libheif's plugins).
 void pk_sandbox_warm_up(void);
 
+/// Points stderr at /dev/null, where what the libraries print goes (libjxl: a JXL_FAILURE line
+/// for every refusal, raw, into the daemon's log), and returns a copy of the old stderr for the
+/// worker's own log lines; -1 (stderr left as it was) when that fails. Before the sandbox: it opens.
+int pk_sandbox_quiet_stderr(void);
+
 /// Enters the sandbox: no core files, at most `max_fds` descriptors, PR_SET_NO_NEW_PRIVS and
 /// the seccomp allowlist of pk_seccomp.c. Irreversible. 0 on success.
 int pk_sandbox_enter(int max_fds);

@@ -24,6 +24,8 @@ public enum DecoderWorker {
         // nice 0 and outrank them). Threads the libraries start later inherit this.
         pk_lower_thread_priority(WorkerPool.imageWorkNice)
         warmUp()
+        let logCopy = pk_sandbox_quiet_stderr()
+        if logCopy >= 0 { Log.writeLines(to: logCopy) }
         guard pk_sandbox_enter(maxDescriptors) == 0 else {
             Log.error("decoder worker: cannot enter the sandbox: \(Errno.current); not decoding")
             return 70
