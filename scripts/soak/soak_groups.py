@@ -79,9 +79,10 @@ def group_mixed(path, seconds, n, first, albums, thumbs, out):
                             errors.append(f"bad image reply: type {t:#x} fmt {f} {iw}x{ih}")
                         nbytes += len(data)
                     else:
+                        t_thumbs = time.monotonic()
                         r = c.call(T.THUMBNAILS, session=name, cell_size=rnd.choice([0, 64, 160]))
                         t, p = r.type, r.payload
-                        local["thumbnails"].append(time.monotonic() - t0)
+                        local["thumbnails"].append(time.monotonic() - t_thumbs)
                         requests += 1
                         nbytes += len(p)
                         if t != T.THUMBNAILS_REPLY:

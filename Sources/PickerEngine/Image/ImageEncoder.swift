@@ -23,9 +23,9 @@ public enum ImageEncoder {
         if format.isTerminalText {
             return try encode(image, output: OutputSpec(format: format, quality: quality)).bytes
         }
-        if format == .png, pk_png_encode_bound(Int32(image.width), Int32(image.height), Int32(image.channels))
-            >= pngInPlaceFromBytes {
-            return try pngInPlace(image)
+        if format == .png {
+            let bound = pk_png_encode_bound(Int32(image.width), Int32(image.height), Int32(image.channels))
+            if bound >= pngInPlaceFromBytes { return try pngInPlace(image, capacity: bound) }
         }
         var output: UnsafeMutablePointer<UInt8>? = nil
         var length = 0
@@ -63,16 +63,15 @@ public enum ImageEncoder {
     /// PNG written by libpng straight into the array returned, sized by `pk_png_encode_bound`: a
     /// 14 MB picture is not held a second time while it is copied out of the encoder's buffer (a
     /// 4000x2666 get-image: the daemon peaked 58.5 MB above idle, 45.0 with this; the bytes are the same).
-    private static func pngInPlace(_ image: PixelImage) throws(PickerError) -> [UInt8] {
-        let (width, height, channels) = (Int32(image.width), Int32(image.height), Int32(image.channels))
-        let bound = pk_png_encode_bound(width, height, channels)
+    private static func pngInPlace(_ image: PixelImage, capacity: Int) throws(PickerError) -> [UInt8] {
         var status = Int32(bitPattern: PK_INVALID.rawValue)
         var message = CodecResult.messageBuffer()
-        let bytes = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             var length = 0
-            if bound > 0, let start = buffer.baseAddress {
-                status = pk_png_encode_into(image.pixels, image.pixels.count, width, height, channels,
-                                            Int32(pngCompressionLevel), start, bound, &length, &message)
+            if let start = buffer.baseAddress {
+                status = pk_png_encode_into(image.pixels, image.pixels.count, Int32(image.width), Int32(image.height),
+                                            Int32(image.channels), Int32(pngCompressionLevel), start, capacity,
+                                            &length, &message)
             }
             count = status == 0 ? length : 0
         }
