@@ -62,7 +62,7 @@ public enum ImageEncoder {
 
     /// PNG written by libpng straight into the array returned, sized by `pk_png_encode_bound`: a
     /// 14 MB picture is not held a second time while it is copied out of the encoder's buffer (a
-    /// 4000x2666 get-image: the daemon peaked 58.5 MB above idle, 45.0 with this; the bytes are the same).
+    /// 4000x2666 get-image: the daemon peaked 57 MiB above idle, 44 with this; the bytes are the same).
     private static func pngInPlace(_ image: PixelImage, capacity: Int) throws(PickerError) -> [UInt8] {
         var status = Int32(bitPattern: PK_INVALID.rawValue)
         var message = CodecResult.messageBuffer()
