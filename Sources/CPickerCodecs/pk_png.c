@@ -296,6 +296,8 @@ static void pk_png_flush(png_structp png) { (void)png; }
 static int pk_png_write_to(pk_buffer *buf, const uint8_t *pixels, size_t pixels_len, int width, int height,
                            int channels, int compression_level, struct png_text_struct *texts, int text_count,
                            char *msg);
+static int pk_png_write_rows(pk_buffer *buf, pk_png_row_fn row, void *ctx, int width, int height, int channels,
+                             int compression_level, struct png_text_struct *texts, int text_count, char *msg);
 
 int pk_png_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                   int compression_level, uint8_t **out, size_t *out_len,
@@ -325,6 +327,16 @@ int pk_png_encode_into(const uint8_t *pixels, size_t pixels_len, int width, int 
     return status;
 }
 
+int pk_png_encode_rows_into(pk_png_row_fn row, void *ctx, int width, int height, int channels,
+                            int compression_level, uint8_t *dst, size_t dst_cap, size_t *out_len, char *msg) {
+    if (!row || !dst || !out_len) return PK_INVALID;
+    *out_len = 0;
+    pk_buffer buf = {dst, 0, dst_cap, 1};
+    int status = pk_png_write_rows(&buf, row, ctx, width, height, channels, compression_level, NULL, 0, msg);
+    if (status == PK_OK) *out_len = buf.len;
+    return status;
+}
+
 int pk_png_write_image(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                        int compression_level, struct png_text_struct *texts, int text_count,
                        uint8_t **out, size_t *out_len, char *msg) {
@@ -343,11 +355,34 @@ int pk_png_write_image(const uint8_t *pixels, size_t pixels_len, int width, int 
     return PK_OK;
 }
 
+/* Rows of a picture in memory, for pk_png_write_rows. */
+typedef struct pk_memory_rows {
+    const uint8_t *pixels;
+    size_t stride;
+} pk_memory_rows;
+
+static const uint8_t *pk_memory_row(void *ctx, int y) {
+    const pk_memory_rows *rows = ctx;
+    return rows->pixels + (size_t)y * rows->stride;
+}
+
 /* Encodes into buf; on failure what it holds is left for the caller to free (if it owns it). */
 static int pk_png_write_to(pk_buffer *buf, const uint8_t *pixels, size_t pixels_len, int width, int height,
                            int channels, int compression_level, struct png_text_struct *texts, int text_count,
                            char *msg) {
     if (!pixels || (channels != 3 && channels != 4) || !pk_buffer_holds(pixels_len, width, height, channels)) {
+        if (msg) snprintf(msg, PK_MSG_LEN, "PNG encoder needs an RGB or RGBA image");
+        return PK_INVALID;
+    }
+    pk_memory_rows rows = {pixels, (size_t)width * (size_t)channels};
+    return pk_png_write_rows(buf, pk_memory_row, &rows, width, height, channels, compression_level, texts,
+                             text_count, msg);
+}
+
+/* Encodes the rows `row` hands out, top to bottom, each once; a NULL row stops with PK_UNREADABLE. */
+static int pk_png_write_rows(pk_buffer *buf, pk_png_row_fn row, void *ctx, int width, int height, int channels,
+                             int compression_level, struct png_text_struct *texts, int text_count, char *msg) {
+    if (width <= 0 || height <= 0 || (channels != 3 && channels != 4)) {
         if (msg) snprintf(msg, PK_MSG_LEN, "PNG encoder needs an RGB or RGBA image");
         return PK_INVALID;
     }
@@ -383,7 +418,6 @@ static int pk_png_write_to(pk_buffer *buf, const uint8_t *pixels, size_t pixels_
     png_set_compression_strategy(png, Z_RLE);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
     png_write_info(png, info); /* IHDR, then any tEXt chunks: before IDAT */
-    size_t stride = (size_t)width * (size_t)channels;
     for (int y = 0; y < height; y++) {
         /* A cancelled job stops encoding too, once per batch of rows (pk_work.h). */
         if ((y & (PK_FEED_BATCH - 1)) == 0 && pk_cancelled()) {
@@ -391,7 +425,13 @@ static int pk_png_write_to(pk_buffer *buf, const uint8_t *pixels, size_t pixels_
             if (msg) snprintf(msg, PK_MSG_LEN, "cancelled");
             return PK_CANCELLED;
         }
-        png_write_row(png, (png_const_bytep)(pixels + (size_t)y * stride));
+        const uint8_t *pixels = row(ctx, y);
+        if (!pixels) {
+            png_destroy_write_struct(&png, &info);
+            if (msg) snprintf(msg, PK_MSG_LEN, "row %d of the picture could not be read", y);
+            return PK_UNREADABLE;
+        }
+        png_write_row(png, (png_const_bytep)pixels);
     }
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);

@@ -80,7 +80,9 @@ int pk_memfd_sealed(const void *data, size_t len) {
         if (n <= 0) { int e = errno; close(fd); errno = n < 0 ? e : EIO; return -1; }
         done += (size_t)n;
     }
-    if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+    /* Not F_SEAL_WRITE: the daemon punches out what it has encoded (pk_memfd_release), which that
+     * seal forbids; a worker that rewrote its own pixels later would only garble its own picture. */
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
         int e = errno; close(fd); errno = e; return -1;
     }
     return fd;
@@ -89,10 +91,16 @@ int pk_memfd_sealed(const void *data, size_t len) {
 int pk_memfd_check(int fd, size_t len) {
     int seals = fcntl(fd, F_GET_SEALS);
     if (seals < 0) return -1;
-    int need = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
+    /* A file that cannot shrink: reading it never meets SIGBUS or a short read. */
+    int need = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL;
     if ((seals & need) != need) { errno = EPERM; return -1; }
     struct stat st;
     if (fstat(fd, &st) < 0) return -1;
     if (st.st_size < 0 || (size_t)st.st_size != len) { errno = EMSGSIZE; return -1; }
     return 0;
+}
+
+int pk_memfd_release(int fd, off_t offset, off_t len) {
+    if (len <= 0) return 0;
+    return fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, len);
 }

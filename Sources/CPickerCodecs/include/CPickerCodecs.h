@@ -32,7 +32,8 @@ typedef enum pk_status {
     PK_TOO_LARGE = 3,    /* declared size above the caller's pixel cap */
     PK_NO_MEMORY = 4,    /* malloc failed */
     PK_INVALID = 5,      /* bad arguments from the caller (a bug in us) */
-    PK_CANCELLED = 6     /* the job's cancel flag was raised (pk_work.h) */
+    PK_CANCELLED = 6,    /* the job's cancel flag was raised (pk_work.h) */
+    PK_UNREADABLE = 7    /* the caller's row source had no row (pk_png_row_fn) */
 } pk_status;
 
 /* A decoded image. pixels is malloc'd: release with pk_free. */
@@ -185,6 +186,14 @@ int pk_png_encode(const uint8_t *pixels, size_t pixels_len, int width, int heigh
 size_t pk_png_encode_bound(int width, int height, int channels);
 int pk_png_encode_into(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,
                        int compression_level, uint8_t *dst, size_t dst_cap, size_t *out_len, char *msg);
+
+/* Row y (0 to height-1, asked for in order, each once) of a picture that is not in memory as a
+ * whole; valid until the next call. NULL when it cannot be had: the encoder stops with PK_UNREADABLE. */
+typedef const uint8_t *(*pk_png_row_fn)(void *ctx, int y);
+
+/* As pk_png_encode_into, reading the picture a row at a time from `row` (width * channels bytes). */
+int pk_png_encode_rows_into(pk_png_row_fn row, void *ctx, int width, int height, int channels,
+                            int compression_level, uint8_t *dst, size_t dst_cap, size_t *out_len, char *msg);
 
 /* JPEG baseline, 4:2:0, quality 1-100. channels must be 3. */
 int pk_jpeg_encode(const uint8_t *pixels, size_t pixels_len, int width, int height, int channels,

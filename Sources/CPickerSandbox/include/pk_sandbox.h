@@ -23,12 +23,16 @@ ssize_t pk_send_with_fd(int sock, const void *buf, size_t len, int fd);
 /// received (0: the peer closed).
 ssize_t pk_recv_with_fd(int sock, void *buf, size_t cap, int *fd_out);
 
-/// A memfd holding `len` bytes of `data`, sealed against writes, growing and shrinking.
+/// A memfd holding `len` bytes of `data`, sealed against growing and shrinking (and new seals).
 int pk_memfd_sealed(const void *data, size_t len);
 
-/// 0 when `fd` is a memfd sealed against write/grow/shrink and exactly `len` bytes long;
+/// 0 when `fd` is a memfd sealed against grow/shrink/new seals and exactly `len` bytes long;
 /// -1 (errno EPERM for missing seals, EMSGSIZE for a wrong size) otherwise.
 int pk_memfd_check(int fd, size_t len);
+
+/// Frees the memory behind bytes [offset, offset + len) of a memfd (a hole reads as zeros):
+/// 0, or -1 with errno.
+int pk_memfd_release(int fd, off_t offset, off_t len);
 
 /// Starts `argv[0]` with `child_sock` as its descriptor 3, stdin on /dev/null, stdout/stderr
 /// inherited and every other descriptor closed. Returns the pid.

@@ -47,16 +47,21 @@ struct DescriptorChannel: Sendable {
 
 /// Pixels in a sealed memfd: the worker writes them once, the daemon reads them after checking the seals.
 enum SealedPixels {
-    /// A memfd holding `bytes`, sealed against writing, growing and shrinking.
+    /// A memfd holding `bytes`, sealed against growing and shrinking (`pk_memfd_sealed`).
     static func make(_ bytes: [UInt8]) throws(SystemError) -> Int32 {
         let fd = bytes.withUnsafeBytes { pk_memfd_sealed($0.baseAddress, $0.count) }
         guard fd >= 0 else { throw SystemError("memfd_create", Errno.current) }
         return fd
     }
 
+    /// Fails when `fd` is not a sealed memfd of exactly `count` bytes.
+    static func check(_ fd: Int32, count: Int) throws(SystemError) {
+        guard pk_memfd_check(fd, count) == 0 else { throw SystemError("memfd seals", Errno.current) }
+    }
+
     /// The `count` bytes of a sealed memfd. Fails when it is not sealed or not exactly `count` bytes.
     static func read(_ fd: Int32, count: Int) throws(SystemError) -> [UInt8] {
-        guard pk_memfd_check(fd, count) == 0 else { throw SystemError("memfd seals", Errno.current) }
+        try check(fd, count: count)
         return try FileSystem.read(fd, at: 0, count: count)
     }
 }

@@ -11,8 +11,19 @@ extension PictureDecoding {
     /// canvas, the encoder — is about the daemon or the request, not the file, and never marks it.
     func decode(_ open: OpenPhoto, _ request: DecodeRequest, markingBrokenIn broken: BrokenPhotos,
                 newlyBroken: (Photo) -> Void) throws(PickerError) -> PixelImage {
+        try marking(open, broken, newlyBroken) { () throws(PickerError) in try decode(open, request) }
+    }
+
+    /// `decodePixels(open, request)`, marking the photo broken as `decode(_:_:markingBrokenIn:newlyBroken:)` does.
+    func decodePixels(_ open: OpenPhoto, _ request: DecodeRequest, markingBrokenIn broken: BrokenPhotos,
+                      newlyBroken: (Photo) -> Void) throws(PickerError) -> DecodedPixels {
+        try marking(open, broken, newlyBroken) { () throws(PickerError) in try decodePixels(open, request) }
+    }
+
+    private func marking<T>(_ open: OpenPhoto, _ broken: BrokenPhotos, _ newlyBroken: (Photo) -> Void,
+                            _ body: () throws(PickerError) -> T) throws(PickerError) -> T {
         do {
-            return try decode(open, request)
+            return try body()
         } catch {
             if broken.record(error, version: open.version, photo: open.photo) { newlyBroken(open.photo) }
             throw error

@@ -9,11 +9,21 @@ public protocol PictureDecoding: Sendable {
     ///   sandbox), `.unsupportedImage`, `.imageTooLarge`, `.ioError`, `.cancelled`; messages name the photo.
     func decode(_ open: OpenPhoto, _ request: DecodeRequest) throws(PickerError) -> PixelImage
 
+    /// The same pixels as they arrive: a worker's rows are left in its memfd for an encoder that
+    /// streams them (`DecodedPixels.rows`); in process, the picture (the default).
+    func decodePixels(_ open: OpenPhoto, _ request: DecodeRequest) throws(PickerError) -> DecodedPixels
+
     /// The photo's own thumbnail (JPEG EXIF IFD1, a RAW file's preview), upright, read from its first
     /// bytes, when it covers `cover` (display axes) with the picture's aspect; nil when there is none that
     /// serves or it does not decode (the grid cell moves on to its next source).
     func embeddedThumbnail(_ open: OpenPhoto, header: ImageHeader, covering cover: PixelSize,
                            maxPixels: Int) -> PixelImage?
+}
+
+extension PictureDecoding {
+    public func decodePixels(_ open: OpenPhoto, _ request: DecodeRequest) throws(PickerError) -> DecodedPixels {
+        .image(try decode(open, request))
+    }
 }
 
 /// Decodes in the calling thread: fuzzing, engine tests and `pickerd --decode-in-process`.

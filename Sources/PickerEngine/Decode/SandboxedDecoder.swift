@@ -52,6 +52,11 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
     }
 
     public func decode(_ open: OpenPhoto, _ request: DecodeRequest) throws(PickerError) -> PixelImage {
+        try decodePixels(open, request).image()
+    }
+
+    /// The worker's pixels left in their memfd, for an encoder that streams them (`SealedPixelRows`).
+    public func decodePixels(_ open: OpenPhoto, _ request: DecodeRequest) throws(PickerError) -> DecodedPixels {
         guard open.status.size <= Int64(settings.maxPhotoBytes) else {
             _ = try open.readAll(maxBytes: settings.maxPhotoBytes)  // its error, word for word
             throw PickerError(.imageTooLarge, "photo '\(open.photo.relativePath)' is too large to read")
@@ -59,10 +64,10 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
         let job = DecodeMessages.Job(kind: kind(of: request, photo: open.photo),
                                      photoName: request.photoName, maxPixels: request.maxPixels,
                                      fileBytes: Int(max(0, open.status.size)))
-        guard let image = try perform(job, open, memoryBytes: request.memoryBytes) else {
+        guard let rows = try perform(job, open, memoryBytes: request.memoryBytes) else {
             throw PickerError(.internal, "\(request.photoName): the decoder sent no pixels")
         }
-        return image
+        return .rows(rows)
     }
 
     public func embeddedThumbnail(_ open: OpenPhoto, header: ImageHeader, covering cover: PixelSize,
@@ -71,7 +76,7 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
         let job = DecodeMessages.Job(kind: .embeddedThumbnail(header: header, covering: cover),
                                      photoName: open.photo.fileName, maxPixels: maxPixels, fileBytes: Int(prefix))
         do throws(PickerError) {
-            return try perform(job, open, memoryBytes: Int(prefix) + 4 * cover.width * cover.height * 4)
+            return try perform(job, open, memoryBytes: Int(prefix) + 4 * cover.width * cover.height * 4)?.readAll()
         } catch {
             Log.debug("\(open.photo.fileName): no embedded thumbnail: \(error.message)")
             return nil
@@ -79,7 +84,7 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
     }
 
     /// Runs one job on a worker checked out for it.
-    private func perform(_ job: DecodeMessages.Job, _ open: OpenPhoto, memoryBytes: Int) throws(PickerError) -> PixelImage? {
+    private func perform(_ job: DecodeMessages.Job, _ open: OpenPhoto, memoryBytes: Int) throws(PickerError) -> SealedPixelRows? {
         let seconds = deadlineSeconds(open.photo.header)
         let process = try checkOut(job.photoName)
         let memoryCap = Self.baseMemoryCap + 2 * max(0, memoryBytes)
@@ -110,7 +115,7 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
 
     /// The pixels of an answer, or the error the outcome means; the worker goes back to the pool or is replaced.
     private func finish(_ outcome: DecoderProcess.Outcome, process: DecoderProcess, job: DecodeMessages.Job,
-                        seconds: Double) throws(PickerError) -> PixelImage? {
+                        seconds: Double) throws(PickerError) -> SealedPixelRows? {
         let photoName = job.photoName
         switch outcome {
         case .answered(.none, let memfd):
@@ -146,17 +151,16 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
     /// bad channel count or size, an unsealed or wrong-sized memfd) was broken by the photo it read,
     /// so it is killed and replaced and the photo is reported corrupt, as for a crash.
     private func believed(_ memfd: Int32?, width: Int, height: Int, channels: Int, process: DecoderProcess,
-                          photoName: String) throws(PickerError) -> PixelImage {
-        defer { if let memfd { FileSystem.close(memfd) } }
-        let image: PixelImage
+                          photoName: String) throws(PickerError) -> SealedPixelRows {
+        let rows: SealedPixelRows
         do throws(PickerError) {
             guard let memfd else { throw PickerError(.internal, "pixels without a memfd") }
-            image = try Self.pixels(memfd, width: width, height: height, channels: channels)
+            rows = try Self.pixels(memfd, width: width, height: height, channels: channels)
         } catch {
             try distrust(process, photoName, because: error.message)
         }
         checkIn(process)
-        return image
+        return rows
     }
 
     /// Kills and replaces a worker whose answer cannot be believed; always throws.
@@ -167,17 +171,22 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
         throw PickerError(.corruptImage, "\(photoName): the decoder was stopped: it answered garbage (\(why))")
     }
 
-    /// Reads a result's memfd after checking its size against the pane limit and its seals.
-    static func pixels(_ memfd: Int32, width: Int, height: Int, channels: Int) throws(PickerError) -> PixelImage {
-        guard channels == 3 || channels == 4 else { throw PickerError(.internal, "\(channels) channels") }
-        let count = try PixelImage.canvasByteCount(width: width, height: height, channels: channels)
-        let bytes: [UInt8]
-        do throws(SystemError) {
-            bytes = try SealedPixels.read(memfd, count: count)
+    /// A result's memfd as rows, after checking its size against the pane limit and its seals;
+    /// the rows own the descriptor from here on (closed also when the check fails).
+    static func pixels(_ memfd: Int32, width: Int, height: Int, channels: Int) throws(PickerError) -> SealedPixelRows {
+        do throws(PickerError) {
+            guard channels == 3 || channels == 4 else { throw PickerError(.internal, "\(channels) channels") }
+            let count = try PixelImage.canvasByteCount(width: width, height: height, channels: channels)
+            do throws(SystemError) {
+                try SealedPixels.check(memfd, count: count)
+            } catch {
+                throw PickerError(.internal, "pixels unusable: \(error)")
+            }
         } catch {
-            throw PickerError(.internal, "pixels unusable: \(error)")
+            FileSystem.close(memfd)
+            throw error
         }
-        return try PixelImage.checked(width: width, height: height, channels: channels, pixels: bytes)
+        return SealedPixelRows(fd: memfd, width: width, height: height, channels: channels)
     }
 
     private func checkOut(_ photoName: String) throws(PickerError) -> DecoderProcess {

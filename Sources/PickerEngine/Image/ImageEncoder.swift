@@ -49,7 +49,7 @@ public enum ImageEncoder {
             status = Int32(bitPattern: PK_INVALID.rawValue)
         }
         guard status == 0, let bytes = CodecResult.adopt(output, count: length) else {
-            throw failure(status, message, format, image)
+            throw failure(status, message, format, image.size)
         }
         return bytes
     }
@@ -75,18 +75,60 @@ public enum ImageEncoder {
             }
             count = status == 0 ? length : 0
         }
-        guard status == 0, !bytes.isEmpty else { throw failure(status, message, .png, image) }
+        guard status == 0, !bytes.isEmpty else { throw failure(status, message, .png, image.size) }
+        return bytes
+    }
+
+    /// A worker's rows streamed into a PNG written in place: the daemon holds one band of the
+    /// picture (`SealedPixelRows`) and the PNG, not the picture too (a 4000x2666 get-image
+    /// `--no-cache`: the daemon's peak rose 44,900 KiB over idle, 14,700 with this; the same bytes).
+    private static func pngStreamed(_ rows: SealedPixelRows, capacity: Int) throws(PickerError) -> [UInt8] {
+        var status = Int32(bitPattern: PK_INVALID.rawValue)
+        var message = CodecResult.messageBuffer()
+        let context = Unmanaged.passUnretained(rows).toOpaque()
+        let row: pk_png_row_fn = { context, y in
+            guard let context else { return nil }
+            return Unmanaged<SealedPixelRows>.fromOpaque(context).takeUnretainedValue().row(Int(y))
+        }
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            var length = 0
+            if let start = buffer.baseAddress {
+                status = pk_png_encode_rows_into(row, context, Int32(rows.width), Int32(rows.height),
+                                                 Int32(rows.channels), Int32(pngCompressionLevel), start, capacity,
+                                                 &length, &message)
+            }
+            count = status == 0 ? length : 0
+        }
+        withExtendedLifetime(rows) {}
+        let size = PixelSize(width: rows.width, height: rows.height)
+        if let failure = rows.failure {
+            throw PickerError(.internal, "PNG encoding of a \(size) image failed: the decoder's pixels could not be read: \(failure)")
+        }
+        guard status == 0, !bytes.isEmpty else { throw failure(status, message, .png, size) }
         return bytes
     }
 
     private static func failure(_ status: Int32, _ message: [CChar], _ format: ImageFormat,
-                                _ image: PixelImage) -> PickerError {
+                                _ size: PixelSize) -> PickerError {
         let text = CodecResult.text(message)
         if UInt32(bitPattern: status) == PK_CANCELLED.rawValue {
-            return PickerError(.cancelled, "\(format.displayName) encoding of a \(image.size) image: cancelled")
+            return PickerError(.cancelled, "\(format.displayName) encoding of a \(size) image: cancelled")
         }
         let code: ErrorCode = UInt32(bitPattern: status) == PK_INVALID.rawValue ? .invalidArgument : .internal
-        return PickerError(code, "\(format.displayName) encoding of a \(image.size) image failed: \(text)")
+        return PickerError(code, "\(format.displayName) encoding of a \(size) image failed: \(text)")
+    }
+
+    /// Encodes pixels as they came from the decoder: a big PNG streams a worker's rows
+    /// (`pngStreamed`), everything else encodes the whole picture.
+    public static func encode(_ pixels: DecodedPixels, output: OutputSpec) throws(PickerError) -> RenderedImage {
+        if case .rows(let rows) = pixels, output.format == .png {
+            let bound = pk_png_encode_bound(Int32(rows.width), Int32(rows.height), Int32(rows.channels))
+            if bound >= pngInPlaceFromBytes {
+                let bytes = try pngStreamed(rows, capacity: bound)
+                return RenderedImage(bytes: bytes, width: rows.width, height: rows.height, format: .png)
+            }
+        }
+        return try encode(try pixels.image(), output: output)
     }
 
     /// Encodes `image` as `output` asks, with the size the `image` reply reports.

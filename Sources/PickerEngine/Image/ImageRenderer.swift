@@ -59,10 +59,16 @@ public enum ImageRenderer {
     /// Encodes decoded pixels (the daemon's half of a render whose decode ran in a worker).
     public static func encode(_ image: PixelImage, photoName: String,
                               output: OutputSpec) throws(PickerError) -> RenderedImage {
+        try encode(.image(image), photoName: photoName, output: output)
+    }
+
+    /// Encodes pixels as they came from the decoder: a worker's rows stream into a big PNG.
+    public static func encode(_ pixels: DecodedPixels, photoName: String,
+                              output: OutputSpec) throws(PickerError) -> RenderedImage {
         // A job cancelled while it decoded does not go on to encode.
         if CancelFlag.currentIsRaised { throw PickerError(.cancelled, "\(photoName): cancelled") }
         return try named(photoName) { () throws(PickerError) in
-            try ImageEncoder.encode(image, output: output)
+            try ImageEncoder.encode(pixels, output: output)
         }
     }
 

@@ -32,7 +32,7 @@ extension PickerService {
         return try budget.withReservation(estimate, for: photo.relativePath) { () throws(PickerError) -> EncodedImage in
             let request = DecodeRequest(plan: .fitted(fit), photoName: photo.fileName,
                                         maxPixels: configuration.maxPixels, memoryBytes: estimate)
-            let out = try ImageRenderer.encode(try decodeMarkingBroken(open, request), photoName: photo.fileName,
+            let out = try ImageRenderer.encode(try decodePixelsMarkingBroken(open, request), photoName: photo.fileName,
                                                output: output)
             return EncodedImage(format: out.format, width: out.width, height: out.height, data: out.bytes)
         }

@@ -16,6 +16,11 @@ extension PickerService {
         try decoder.decode(open, request, markingBrokenIn: library.broken) { announceBroken($0) }
     }
 
+    /// As `decodeMarkingBroken`, the pixels as they arrive (`PictureDecoding.decodePixels`).
+    func decodePixelsMarkingBroken(_ open: OpenPhoto, _ request: DecodeRequest) throws(PickerError) -> DecodedPixels {
+        try decoder.decodePixels(open, request, markingBrokenIn: library.broken) { announceBroken($0) }
+    }
+
     /// A photo just found broken: library subscribers get a `libraryChangesEvent` naming it under
     /// `changed` (its listing row changed), and each session whose current photo it is a `photo`
     /// event (its status message now says why it cannot be shown).

@@ -88,19 +88,30 @@ public enum FileSystem {
         guard count > 0, offset >= 0 else { return [] }
         var failure: SystemError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var done = 0
-            while done < count, let base = buffer.baseAddress {
-                let n = pread(fd, base + done, count - done, off_t(offset + done))
-                if n > 0 { done += n; continue }
-                if n == 0 { break }
-                if errno == EINTR { continue }
-                failure = SystemError("pread")
-                break
+            do throws(SystemError) {
+                initialized = try read(fd, at: offset, into: UnsafeMutableRawBufferPointer(buffer))
+            } catch {
+                failure = error
+                initialized = 0
             }
-            initialized = done
         }
         if let failure { throw failure }
         return bytes
+    }
+
+    /// `pread(2)` into `buffer`, looping over short reads until it is full or the file ends.
+    /// - Returns: the bytes read (fewer than `buffer.count` only at end of file).
+    public static func read(_ fd: Int32, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        guard let base = buffer.baseAddress, offset >= 0 else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, base + done, buffer.count - done, off_t(offset + done))
+            if n > 0 { done += n; continue }
+            if n == 0 { break }
+            if errno == EINTR { continue }
+            throw SystemError("pread")
+        }
+        return done
     }
 
     /// `close(2)`, ignoring the result: the descriptor is gone either way on Linux.
