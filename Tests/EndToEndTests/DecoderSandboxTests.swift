@@ -174,6 +174,34 @@ import Testing
         _ = library
     }
 
+    /// A get-image PNG of 1 MiB and more is encoded from the worker's memfd a band at a time
+    /// (`SealedPixelRows`): through pickerctl it is byte for byte the PNG a daemon decoding in process
+    /// makes of the whole picture (an 1800x1200 pane: 6.5 MB bound, seven bands).
+    @Test func aBigPNGStreamedFromTheWorkerIsThePNGOfTheWholePicture() async throws {
+        let library = try await TemporaryLibrary()
+        try library.add(TestEnvironment.packageRoot.appendingPathComponent("Tests/Fixtures/exif-orientation/Landscape_1.jpg"),
+                        album: "big")
+        let outputs = FileManager.default.temporaryDirectory.appendingPathComponent("pkout-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outputs) }
+        var pngs: [Data] = []
+        for extra in [[], ["--decode-in-process"]] {
+            let daemon = try await LiveDaemon(library: library.url,
+                                              extraArguments: ["--no-prefetch", "--no-shared-thumbnails"] + extra)
+            defer { daemon.stopBlocking() }
+            _ = try await daemon.ctl("session", "new", "s", "--width", "1800", "--height", "1200")
+            _ = try await daemon.ctl("select-album", "big", session: "s")
+            _ = try await daemon.ctl("select-photo", "--index", "1", session: "s")
+            let out = outputs.appendingPathComponent("out-\(pngs.count).png")
+            let got = try await daemon.ctl("-o", out.path, "get-image", "--no-cache", session: "s")
+            #expect(got.exitCode == 0, "\(got)")
+            pngs.append(try Data(contentsOf: out))
+        }
+        #expect(pngs[0].count > 1 << 20 && pngs[0].starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(pngs[0].count) bytes")
+        let same = pngs[0] == pngs[1]  // a Bool: Testing would diff two failing megabyte buffers for minutes
+        #expect(same, "streamed \(pngs[0].count) bytes, whole \(pngs[1].count)")
+    }
+
     /// `--decode-in-process` decodes in the daemon: no worker processes.
     @Test func decodeInProcessStartsNoWorkers() async throws {
         let (daemon, library) = try await daemon(misbehaving: "none", extra: ["--decode-in-process"])

@@ -19,7 +19,8 @@ import Testing
         #expect(got.bytes == [9, 8, 7])
         let fd = try #require(got.descriptor, "the descriptor came")
         defer { FileSystem.close(fd) }
-        #expect(try SealedPixels.read(fd, count: 6) == [1, 2, 3, 4, 5, 6])
+        try SealedPixels.check(fd, count: 6)
+        #expect(try FileSystem.read(fd, at: 0, count: 6) == [1, 2, 3, 4, 5, 6])
     }
 
     @Test func messagesKeepTheirBoundariesAndAClosedPeerReadsAsNil() throws {
@@ -48,15 +49,15 @@ import Testing
         #expect(ftruncate(fd, 8) == -1, "F_SEAL_SHRINK holds: the daemon never reads past its end")
         // F_ADD_SEALS (1024 + 9) of F_SEAL_WRITE (8): Glibc's module does not export the names.
         #expect(fcntl(fd, 1033, 8) == -1, "F_SEAL_SEAL holds")
-        #expect(throws: SystemError.self) { _ = try SealedPixels.read(fd, count: 63) }
-        #expect(try SealedPixels.read(fd, count: 64).count == 64)
+        #expect(throws: SystemError.self) { try SealedPixels.check(fd, count: 63) }
+        try SealedPixels.check(fd, count: 64)
     }
 
     @Test func aDescriptorThatIsNoSealedMemfdIsRefused() throws {
         let fd = open("/dev/zero", O_RDONLY | O_CLOEXEC)
         #expect(fd >= 0)
         defer { FileSystem.close(fd) }
-        #expect(throws: SystemError.self) { _ = try SealedPixels.read(fd, count: 16) }
+        #expect(throws: SystemError.self) { try SealedPixels.check(fd, count: 16) }
     }
 
     @Test func jobsAndResultsRoundTrip() throws {

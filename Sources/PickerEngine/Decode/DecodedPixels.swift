@@ -6,13 +6,6 @@ public enum DecodedPixels {
     case image(PixelImage)
     case rows(SealedPixelRows)
 
-    public var size: PixelSize {
-        switch self {
-        case .image(let image): return image.size
-        case .rows(let rows): return PixelSize(width: rows.width, height: rows.height)
-        }
-    }
-
     /// The whole picture in memory.
     public func image() throws(PickerError) -> PixelImage {
         switch self {

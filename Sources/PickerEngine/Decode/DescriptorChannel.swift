@@ -58,10 +58,4 @@ enum SealedPixels {
     static func check(_ fd: Int32, count: Int) throws(SystemError) {
         guard pk_memfd_check(fd, count) == 0 else { throw SystemError("memfd seals", Errno.current) }
     }
-
-    /// The `count` bytes of a sealed memfd. Fails when it is not sealed or not exactly `count` bytes.
-    static func read(_ fd: Int32, count: Int) throws(SystemError) -> [UInt8] {
-        try check(fd, count: count)
-        return try FileSystem.read(fd, at: 0, count: count)
-    }
 }

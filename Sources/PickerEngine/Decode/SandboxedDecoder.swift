@@ -175,18 +175,22 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
     /// the rows own the descriptor from here on (closed also when the check fails).
     static func pixels(_ memfd: Int32, width: Int, height: Int, channels: Int) throws(PickerError) -> SealedPixelRows {
         do throws(PickerError) {
-            guard channels == 3 || channels == 4 else { throw PickerError(.internal, "\(channels) channels") }
-            let count = try PixelImage.canvasByteCount(width: width, height: height, channels: channels)
-            do throws(SystemError) {
-                try SealedPixels.check(memfd, count: count)
-            } catch {
-                throw PickerError(.internal, "pixels unusable: \(error)")
-            }
+            try check(memfd, width: width, height: height, channels: channels)
         } catch {
             FileSystem.close(memfd)
             throw error
         }
         return SealedPixelRows(fd: memfd, width: width, height: height, channels: channels)
+    }
+
+    private static func check(_ memfd: Int32, width: Int, height: Int, channels: Int) throws(PickerError) {
+        guard channels == 3 || channels == 4 else { throw PickerError(.internal, "\(channels) channels") }
+        let count = try PixelImage.canvasByteCount(width: width, height: height, channels: channels)
+        do throws(SystemError) {
+            try SealedPixels.check(memfd, count: count)
+        } catch {
+            throw PickerError(.internal, "pixels unusable: \(error)")
+        }
     }
 
     private func checkOut(_ photoName: String) throws(PickerError) -> DecoderProcess {

@@ -39,11 +39,11 @@ public final class SealedPixelRows {
         FileSystem.close(fd)
     }
 
-    /// Row `y`, valid until the next call; rows are asked for in order. nil (and `failure` set)
-    /// when the memfd cannot be read.
+    /// Row `y`, valid until the next call. nil for a row before the current band (bands passed are
+    /// freed, so they would read as zeros) and, with `failure` set, when the memfd cannot be read.
     public func row(_ y: Int) -> UnsafePointer<UInt8>? {
-        guard y >= 0, y < height, failure == nil else { return nil }
-        if bandStart < 0 || y < bandStart || y >= bandStart + bandRows {
+        guard y >= max(0, bandStart), y < height, failure == nil else { return nil }
+        if bandStart < 0 || y >= bandStart + bandRows {
             guard readBand(from: y) else { return nil }
         }
         guard let base = band.baseAddress else { return nil }

@@ -64,45 +64,45 @@ public enum ImageEncoder {
     /// 14 MB picture is not held a second time while it is copied out of the encoder's buffer (a
     /// 4000x2666 get-image: the daemon peaked 57 MiB above idle, 44 with this; the bytes are the same).
     private static func pngInPlace(_ image: PixelImage, capacity: Int) throws(PickerError) -> [UInt8] {
-        var status = Int32(bitPattern: PK_INVALID.rawValue)
-        var message = CodecResult.messageBuffer()
-        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            var length = 0
-            if let start = buffer.baseAddress {
-                status = pk_png_encode_into(image.pixels, image.pixels.count, Int32(image.width), Int32(image.height),
-                                            Int32(image.channels), Int32(pngCompressionLevel), start, capacity,
-                                            &length, &message)
-            }
-            count = status == 0 ? length : 0
+        try pngWritten(capacity: capacity, size: image.size) { dst, length, message in
+            pk_png_encode_into(image.pixels, image.pixels.count, Int32(image.width), Int32(image.height),
+                               Int32(image.channels), Int32(pngCompressionLevel), dst, capacity, &length, &message)
         }
-        guard status == 0, !bytes.isEmpty else { throw failure(status, message, .png, image.size) }
-        return bytes
     }
 
     /// A worker's rows streamed into a PNG written in place: the daemon holds one band of the
     /// picture (`SealedPixelRows`) and the PNG, not the picture too (a 4000x2666 get-image
     /// `--no-cache`: the daemon's peak rose 44,900 KiB over idle, 14,700 with this; the same bytes).
     private static func pngStreamed(_ rows: SealedPixelRows, capacity: Int) throws(PickerError) -> [UInt8] {
-        var status = Int32(bitPattern: PK_INVALID.rawValue)
-        var message = CodecResult.messageBuffer()
-        let context = Unmanaged.passUnretained(rows).toOpaque()
         let row: pk_png_row_fn = { context, y in
             guard let context else { return nil }
             return Unmanaged<SealedPixelRows>.fromOpaque(context).takeUnretainedValue().row(Int(y))
         }
+        let size = PixelSize(width: rows.width, height: rows.height)
+        do {
+            return try withExtendedLifetime(rows) { () throws(PickerError) -> [UInt8] in
+                try pngWritten(capacity: capacity, size: size) { dst, length, message in
+                    pk_png_encode_rows_into(row, Unmanaged.passUnretained(rows).toOpaque(), Int32(rows.width),
+                                            Int32(rows.height), Int32(rows.channels), Int32(pngCompressionLevel),
+                                            dst, capacity, &length, &message)
+                }
+            }
+        } catch {
+            guard let failure = rows.failure else { throw error }
+            throw PickerError(.internal, "PNG encoding of a \(size) image failed: the decoder's pixels could not be read: \(failure)")
+        }
+    }
+
+    /// A PNG that `write` puts into an array of `capacity` bytes (its status, the length written).
+    private static func pngWritten(capacity: Int, size: PixelSize,
+                                   _ write: (UnsafeMutablePointer<UInt8>, inout Int, inout [CChar]) -> Int32)
+        throws(PickerError) -> [UInt8] {
+        var status = Int32(bitPattern: PK_INVALID.rawValue)
+        var message = CodecResult.messageBuffer()
         let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             var length = 0
-            if let start = buffer.baseAddress {
-                status = pk_png_encode_rows_into(row, context, Int32(rows.width), Int32(rows.height),
-                                                 Int32(rows.channels), Int32(pngCompressionLevel), start, capacity,
-                                                 &length, &message)
-            }
+            if let start = buffer.baseAddress { status = write(start, &length, &message) }
             count = status == 0 ? length : 0
-        }
-        withExtendedLifetime(rows) {}
-        let size = PixelSize(width: rows.width, height: rows.height)
-        if let failure = rows.failure {
-            throw PickerError(.internal, "PNG encoding of a \(size) image failed: the decoder's pixels could not be read: \(failure)")
         }
         guard status == 0, !bytes.isEmpty else { throw failure(status, message, .png, size) }
         return bytes
