@@ -227,7 +227,7 @@ struct ConnectionMachine {
     /// Schedules the waiting requests in arrival order. Image work waits (it is not refused)
     /// while the connection already runs `maxImageWorkPerConnection` image requests or has
     /// `maxQueuedOutputBytes` unsent: so the replies a client has not read stay bounded
-    /// (1 MiB plus a few images), not 64 images. Later requests wait behind it to keep their order.
+    /// (256 KiB plus a few images), not 64 images. Later requests wait behind it to keep their order.
     private mutating func startParked() -> [Action] {
         var actions: [Action] = []
         while let next = parked.first {

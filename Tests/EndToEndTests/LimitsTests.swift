@@ -14,7 +14,7 @@ import Testing
     static let partialFrameTimeout = 10.0
     static let maxInFlight = 64
     static let maxConnections = 256
-    static let maxQueuedOutput = 1 << 20
+    static let maxQueuedOutput = 256 << 10
     /// The latest a half-received frame may be answered and closed: the timeout plus slack for 2
     /// busy cores (the daemon's timer is checked on its loop's wake-ups).
     static let latestClose = Duration.seconds(30)
@@ -204,7 +204,7 @@ import Testing
         }
     }
 
-    /// A client that sends requests and never reads: once its unsent replies pass 1 MiB the
+    /// A client that sends requests and never reads: once its unsent replies pass 256 KiB the
     /// daemon stops reading from it (its requests stay in the socket), others are served, and
     /// when it reads again everything is answered.
     @Test func clientThatStopsReadingIsNoLongerReadFromAndOthersAreServed() async throws {

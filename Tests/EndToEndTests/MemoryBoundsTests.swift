@@ -241,7 +241,7 @@ import Testing
         await Self.waitUntilIdle(daemon.pid)
         let stalled = Self.memory(of: daemon.pid)
         print("64 pipelined get-image (PNG replies of \(sample.data.count / 1024) KiB) never read: daemon VmRSS \(Self.inMiB(base.rss)) → \(Self.inMiB(stalled.rss)), VmHWM \(Self.inMiB(stalled.peak))")
-        // Unsent: about 1 MiB and the replies of the 4 image requests a connection may run at once
+        // Unsent: about 256 KiB and the replies of the 4 image requests a connection may run at once
         // (plus what the kernel buffers); all 64 would be \(count * sample.data.count / Self.mib) MiB.
         #expect(stalled.rss - base.rss < 8 * sample.data.count + 32 * Self.mib,
                 "grew by \(Self.inMiB(stalled.rss - base.rss))")
