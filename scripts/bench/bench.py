@@ -24,7 +24,7 @@ import time
 
 import bench_run
 from bench_run import HERE, PANE, median_spread, must, spawn
-from bench_formats import HEIC_BENCH_FILE, JXL_BENCH_FILE, RAW_BENCH_FILES, RAW_GRID_COPIES, FormatScenarios
+from bench_formats import HEIC_BENCH_FILE, RAW_BENCH_FILES, FormatScenarios
 from bench_grid import GridScenarios
 from bench_memory import MemoryScenarios
 from bench_pick import PickScenarios
@@ -71,24 +71,14 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios, P
         # HEIC row: the corpus's 12 MP iPhone photo (a grid of HEVC tiles with an irot), its own album.
         heic = os.path.join(self.args.testdata, HEIC_BENCH_FILE)
         if os.path.exists(heic):
-            os.makedirs(os.path.join(self.lib, "heic"), exist_ok=True)
-            shutil.copyfile(heic, os.path.join(self.lib, "heic", os.path.basename(heic)))
+            self.copy_for_format_rows(heic, "heic")
         self.make_gif_album()
-        jxl = os.path.join(self.args.testdata, JXL_BENCH_FILE)
-        if os.path.exists(jxl):
-            os.makedirs(os.path.join(self.lib, "jxl"), exist_ok=True)
-            shutil.copyfile(jxl, os.path.join(self.lib, "jxl", os.path.basename(jxl)))
-        # RAW rows: the corpus's RAWs, and a grid album of copies of them (cells by their previews).
+        self.make_jxl_album()
+        # RAW rows: the corpus's RAWs (cells by their previews).
         for rel in RAW_BENCH_FILES:
             src = os.path.join(self.args.testdata, rel)
-            if not os.path.exists(src):
-                continue
-            for album in ("raw", "rawgrid"):
-                os.makedirs(os.path.join(self.lib, album), exist_ok=True)
-            shutil.copyfile(src, os.path.join(self.lib, "raw", os.path.basename(src)))
-            stem, ext = os.path.splitext(os.path.basename(src))
-            for i in range(RAW_GRID_COPIES):
-                shutil.copyfile(src, os.path.join(self.lib, "rawgrid", f"{stem}-{i:02d}{ext}"))
+            if os.path.exists(src):
+                self.copy_for_format_rows(src, "raw")
         self.grid = sorted(os.listdir(os.path.join(self.lib, "grid")))
         # Colour rows: each profiled file and the same bytes without the profile.
         for rel in COLOUR_BENCH_FILES:
@@ -258,7 +248,7 @@ class Bench(PictureScenarios, GridScenarios, MemoryScenarios, FormatScenarios, P
         self.main_pid = p.pid
         must(self.ctl(sock, "session", "new", "--width", str(PANE[0]), "--height", str(PANE[1])))
         # warm the page cache for every file once
-        for d in ("camera", "big", "grid", "heic", "gif", "jxl", "colour", "raw", "rawgrid"):
+        for d in ("camera", "big", "grid", "heic", "gif", "jxl", "colour", "raw", "rawgrid", "heicgrid", "jxlgrid"):
             if not os.path.isdir(os.path.join(self.lib, d)):
                 continue
             for f in os.listdir(os.path.join(self.lib, d)):
