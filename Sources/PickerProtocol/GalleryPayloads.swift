@@ -130,13 +130,16 @@ public struct PreviewRequest: Sendable, Equatable {
     public var quality: Int?
     /// The terminal cells to draw in (optional flags byte, bit 1); required for `symbols`.
     public var cells: TerminalCells?
+    /// 1:1 around this point instead of fitted (extension tag 2); the reply says where (`EncodedImage.zoom`).
+    public var zoom: PreviewZoom?
     public init(session: String, width: Int = 1920, height: Int = 1080, format: ImageFormat = .png, quality: Int? = nil,
-                cells: TerminalCells? = nil) {
+                cells: TerminalCells? = nil, zoom: PreviewZoom? = nil) {
         self.session = session
         self.width = width
         self.height = height
         self.format = format
         self.quality = quality
         self.cells = cells
+        self.zoom = zoom
     }
 }

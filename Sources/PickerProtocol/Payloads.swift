@@ -250,12 +250,16 @@ public struct EncodedImage: Sendable, Equatable {
     /// The symbol class a `symbols` picture was drawn with, in the reply's extension area; only
     /// when the request asked for a class (nil otherwise, and from a server that knows no classes).
     public var symbols: SymbolClass?
-    public init(format: ImageFormat, width: Int, height: Int, data: [UInt8], symbols: SymbolClass? = nil) {
+    /// Where a 1:1 preview's window lies in the photo (reply extension tag 2); only for a `preview` that asked.
+    public var zoom: ZoomWindow?
+    public init(format: ImageFormat, width: Int, height: Int, data: [UInt8], symbols: SymbolClass? = nil,
+                zoom: ZoomWindow? = nil) {
         self.format = format
         self.width = width
         self.height = height
         self.data = data
         self.symbols = symbols
+        self.zoom = zoom
     }
 
     /// This picture as the reply to a request for `cells`: it names the class it was drawn with

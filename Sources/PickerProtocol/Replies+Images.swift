@@ -4,10 +4,12 @@ extension ReplyDeclaration {
         ReplyDeclaration(type: .image, encode: { reply, w in
             guard case .image(let image) = reply else { return }
             image.encode(into: &w)
-            ExtensionArea.symbols(image.symbols).encode(into: &w)
+            ExtensionArea.picture(symbols: image.symbols, window: image.zoom).encode(into: &w)
         }, decode: { r throws(PickerError) in
             var image = try EncodedImage.decode(from: &r)
-            image.symbols = try ExtensionArea.decode(from: &r).symbolClass()
+            let area = try ExtensionArea.decode(from: &r)
+            image.symbols = try area.symbolClass()
+            image.zoom = try area.zoomWindow()
             return .image(image)
         }),
         ReplyDeclaration(type: .thumbnailsReply, encode: { reply, w in

@@ -48,13 +48,13 @@ extension RequestDeclaration {
             w.count(r.height)
             w.u8(r.format.rawValue)
             w.u8(UInt8(clamping: r.quality ?? 0))
-            // The flags byte is optional in preview: sent only when cells follow, so older
-            // preview frames stay byte for byte what they were. The symbol class needs cells, so
-            // an extension area always comes after the flags byte.
-            if let cells = r.cells {
-                w.u8(TerminalCells.flagBit)
-                cells.encode(into: &w)
-                ExtensionArea.symbols(cells.symbols).encode(into: &w)
+            // The flags byte is optional in preview: sent only when cells or a zoom follow, so
+            // older preview frames stay byte for byte what they were. An extension area always
+            // comes after the flags byte.
+            if r.cells != nil || r.zoom != nil {
+                w.u8(r.cells == nil ? 0 : TerminalCells.flagBit)
+                r.cells?.encode(into: &w)
+                ExtensionArea.picture(symbols: r.cells?.symbols, zoom: r.zoom).encode(into: &w)
             }
         }, decode: { r throws(PickerError) in
             let session = try r.string()
@@ -63,19 +63,24 @@ extension RequestDeclaration {
             let format = try outputFormat(&r)
             let quality = Int(try r.u8())
             let flags = r.remaining > 0 ? try r.u8() : 0
-            let cells = try decodeCells(flags, &r)
+            let (cells, area) = try decodeCellsAndArea(flags, &r)
             return .preview(PreviewRequest(session: session, width: width, height: height, format: format,
-                                           quality: quality == 0 ? nil : quality, cells: cells))
+                                           quality: quality == 0 ? nil : quality, cells: cells, zoom: try area.previewZoom()))
         }),
     ]
 
     /// The cells (when `flags` has bit 1), then the extension area to the end of the payload,
     /// whose symbol class entry goes with the cells (ignored without them).
     static func decodeCells(_ flags: UInt8, _ r: inout ByteReader) throws(PickerError) -> TerminalCells? {
+        try decodeCellsAndArea(flags, &r).cells
+    }
+
+    /// The same, with the whole extension area for the request's other entries.
+    static func decodeCellsAndArea(_ flags: UInt8, _ r: inout ByteReader) throws(PickerError) -> (cells: TerminalCells?, area: ExtensionArea) {
         var cells = flags & TerminalCells.flagBit != 0 ? try TerminalCells.decode(from: &r) : nil
-        let symbols = try ExtensionArea.decode(from: &r).symbolClass()
-        cells?.symbols = symbols
-        return cells
+        let area = try ExtensionArea.decode(from: &r)
+        cells?.symbols = try area.symbolClass()
+        return (cells, area)
     }
 
     /// An output format byte; one this server does not write is `invalid_argument`.

@@ -54,8 +54,14 @@ func writeImage(_ img: EncodedImage, _ inv: Invocation) throws(CLIError) {
     if inv.json {
         guard let path = inv.outputPath else { throw .usage("--json needs -o FILE for the image itself") }
         try Output.binary(ImageFormatOptions.outputBytes(img), to: path, terminalText: img.format.isTerminalText)
-        Output.json(.object([("format", .string(img.format.optionName)), ("width", .int(img.width)),
-                             ("height", .int(img.height)), ("bytes", .int(img.data.count)), ("path", .string(path))]))
+        var fields: [(String, JSONValue)] = [("format", .string(img.format.optionName)), ("width", .int(img.width)),
+                                             ("height", .int(img.height)), ("bytes", .int(img.data.count)), ("path", .string(path))]
+        if let z = img.zoom {
+            fields.append(("zoom", .object([("left", .int(z.left)), ("top", .int(z.top)), ("width", .int(z.width)),
+                                            ("height", .int(z.height)), ("photo_width", .int(z.pictureWidth)),
+                                            ("photo_height", .int(z.pictureHeight))])))
+        }
+        Output.json(.object(fields))
     } else {
         try Output.binary(ImageFormatOptions.outputBytes(img), to: inv.outputPath, terminalText: img.format.isTerminalText)
     }

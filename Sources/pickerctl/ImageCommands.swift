@@ -58,17 +58,28 @@ let thumbnailsCommand = CommandSpec(words: ["thumbnails"], summary: "the selecte
 let previewCommand = CommandSpec(words: ["preview"], summary: "the current photo scaled to fit a full screen (default 1920x1080), centred on black",
             options: [OptionSpec(name: "--width", valueName: "W", help: "screen width in px (default 1920)"),
                       OptionSpec(name: "--height", valueName: "H", help: "screen height in px (default 1080)"),
+                      OptionSpec(name: "--zoom", valueName: "X,Y", help: "1:1 (a photo pixel to a screen pixel) around X,Y, fractions of the photo's width and height (0.5,0.5: its centre)"),
                       formatOption, ImageFormatOptions.cells, SymbolOptions.option, qualityOption],
             binaryOutput: true,
-            details: "Unlike get-image, the photo is scaled up when the screen is larger. Exit code 3 when no photo is selected.\n" + ImageFormatOptions.details) { inv throws(CLIError) in
+            details: "Unlike get-image, the photo is scaled up when the screen is larger. Exit code 3 when no photo is selected.\nWith --zoom the screen shows a window of the photo at full size, kept inside the photo; with --json (and -o FILE)\nthe output says where it lies (zoom: left, top, width, height, photo_width, photo_height).\n" + ImageFormatOptions.details) { inv throws(CLIError) in
     let width = try inv.paneSide("--width") ?? 1920
     let height = try inv.paneSide("--height") ?? 1080
     let (format, quality) = try inv.imageFormat()
     let cells = try ImageFormatOptions.cells(inv, for: format)
     let reply = try inv.call(.preview(PreviewRequest(session: inv.session, width: width, height: height,
-                                                     format: format, quality: quality, cells: cells)))
+                                                     format: format, quality: quality, cells: cells, zoom: try zoomOption(inv))))
     guard case .image(let img) = reply else { throw unexpected(reply) }
     try writeImage(img, inv)
+}
+
+/// `--zoom X,Y`: two fractions 0…1.
+private func zoomOption(_ inv: Invocation) throws(CLIError) -> PreviewZoom? {
+    guard let text = inv.value("--zoom") else { return nil }
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0)) }
+    guard parts.count == 2, let x = parts[0], let y = parts[1], (0...1).contains(x), (0...1).contains(y) else {
+        throw .usage("--zoom takes X,Y: two fractions from 0 to 1 (0.5,0.5 is the photo's centre), not '\(text)'")
+    }
+    return PreviewZoom(fractionX: x, fractionY: y)
 }
 
 /// A page past the grid's last is "not found" (exit 4), naming how many pages there are.

@@ -20,8 +20,9 @@ enum ImageCheck {
         try await comparison(output, reference, upright: upright).mad
     }
 
-    static func comparison(_ output: URL, _ reference: URL, upright: Bool) async throws -> Comparison {
-        try await run(["compare", output.path, reference.path] + (upright ? ["--upright"] : []), as: Comparison.self)
+    static func comparison(_ output: URL, _ reference: URL, upright: Bool, crop: [Int]? = nil) async throws -> Comparison {
+        let cropped = crop.map { ["--crop", $0.map(String.init).joined(separator: ",")] } ?? []
+        return try await run(["compare", output.path, reference.path] + (upright ? ["--upright"] : []) + cropped, as: Comparison.self)
     }
 
     /// Mean brightness of each rectangle (x, y, w, h).

@@ -6,7 +6,8 @@
   imagecheck.py compare OUTPUT REFERENCE [--upright] [--turn-left]
       Mean absolute difference per channel (0-255) between OUTPUT and REFERENCE
       scaled to OUTPUT's size with a full decode and Lanczos. --upright applies the
-      reference's EXIF orientation first; each --turn-left turns it 90 degrees anticlockwise. {"mad", "edge_mad" (outermost rows and
+      reference's EXIF orientation first; each --turn-left turns it 90 degrees anticlockwise; --crop X,Y,W,H
+      then cuts that rectangle out of it. {"mad", "edge_mad" (outermost rows and
       columns only: catches dark borders from a bad resample), "channel_mad" ([R, G, B]), "width", "height"}
   imagecheck.py regions FILE '[[x, y, w, h], ...]'
       Mean brightness (0-255) of each rectangle.
@@ -40,6 +41,9 @@ def main(argv):
             ref = ImageOps.exif_transpose(ref)
         for _ in range(argv.count("--turn-left")):
             ref = ref.transpose(Image.Transpose.ROTATE_90)
+        if "--crop" in argv:
+            x, y, w, h = (int(v) for v in argv[argv.index("--crop") + 1].split(","))
+            ref = ref.crop((x, y, x + w, y + h))
         ref = rgb(ref).resize(out.size, Image.LANCZOS)
         diff = [abs(a - b) for a, b in zip(out.tobytes(), ref.tobytes())]
         w, h = out.size

@@ -6,7 +6,8 @@ import PickerProtocol
 /// string, maxPixels u64, fileBytes u64, then for `fitted` box width u32, height u32 (0: none),
 /// upscale bool; for `upright` minimum width u32, height u32 (0 0: full size), embedded-thumbnail bool;
 /// for `embeddedThumbnail` (3) format u8, stored width u32, height u32, orientation u8, cover width u32,
-/// height u32 (the worker reads the first fileBytes bytes); for `cell` (4) the side u32.
+/// height u32 (the worker reads the first fileBytes bytes); for `cell` (4) the side u32; for `window` (5)
+/// the view's width u32, height u32 and the zoom's centre x u32, y u32 (millionths).
 /// Result (worker → daemon): status u8; 0: width u32, height u32, channels u8 and a sealed memfd of
 /// width × height × channels bytes attached; 1: error code u16 and message string; 2: no thumbnail serves.
 /// Integers are big-endian (`ByteWriter`). Unknown kinds are answered with an `.internal` error.
@@ -20,6 +21,7 @@ enum DecodeMessages {
         case fitted(FitTarget)
         case upright(minimumDisplaySize: PixelSize?, embeddedThumbnail: Bool)
         case cell(size: Int)
+        case window(view: PixelSize, zoom: PreviewZoom)
         /// The file's own thumbnail (`EmbeddedThumbnail.upright`) from its first `fileBytes` bytes.
         case embeddedThumbnail(header: ImageHeader, covering: PixelSize)
         /// Test-only misbehaviour (`DecoderMisbehaviour`); a release worker answers it with an error.
@@ -33,6 +35,7 @@ enum DecodeMessages {
             case .upright: return 2
             case .embeddedThumbnail: return 3
             case .cell: return 4
+            case .window: return 5
             case .misbehave(let m): return m.rawValue
             case .unknown(let k): return k
             }
@@ -78,6 +81,11 @@ enum DecodeMessages {
             w.bool(embedded)
         case .cell(let size):
             w.u32(UInt32(clamping: size))
+        case .window(let view, let zoom):
+            w.u32(UInt32(clamping: view.width))
+            w.u32(UInt32(clamping: view.height))
+            w.u32(zoom.centreX)
+            w.u32(zoom.centreY)
         case .embeddedThumbnail(let header, let cover):
             w.u8(header.format.rawValue)
             w.u32(UInt32(clamping: header.storedWidth))
@@ -111,6 +119,9 @@ enum DecodeMessages {
             kind = .upright(minimumDisplaySize: size, embeddedThumbnail: try r.bool())
         case 4:
             kind = .cell(size: Int(try r.u32()))
+        case 5:
+            let view = PixelSize(width: Int(try r.u32()), height: Int(try r.u32()))
+            kind = .window(view: view, zoom: PreviewZoom(centreX: try r.u32(), centreY: try r.u32()))
         case 3:
             let format = PhotoFormat(rawValue: try r.u8())
             let width = Int(try r.u32()), height = Int(try r.u32())

@@ -12,6 +12,9 @@ public enum DecodePlan: Sendable, Equatable {
     /// A `size`×`size` grid cell: decoded as small as covering it allows (the file's own thumbnail
     /// item allowed), scaled to fill and centre-cropped, flattened on the grid background (`CellCrop`).
     case cell(size: Int)
+    /// A `view`-sized window (at most the picture) of the upright picture at full size around `zoom`
+    /// (`PreviewZoom.window`): a zoomed preview.
+    case window(view: PixelSize, zoom: PreviewZoom)
 }
 
 /// One decode request: the plan, the caps, and the name error messages use.

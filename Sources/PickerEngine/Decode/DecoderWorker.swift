@@ -90,6 +90,7 @@ public enum DecoderWorker {
         case .fitted(let fit): plan = .fitted(fit)
         case .upright(let size, let embedded): plan = .upright(minimumDisplaySize: size, embeddedThumbnail: embedded)
         case .cell(let size): plan = .cell(size: size)
+        case .window(let view, let zoom): plan = .window(view: view, zoom: zoom)
         case .embeddedThumbnail(let header, let cover):
             return EmbeddedThumbnail.upright(try read(photo, job), header: header, covering: cover, maxPixels: job.maxPixels)
         case .misbehave(let m): return try misbehave(m, photoName: job.photoName)

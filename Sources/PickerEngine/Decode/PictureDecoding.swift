@@ -65,6 +65,19 @@ public struct InProcessDecoder: PictureDecoding {
                 throw PickerError(.internal, "\(photoName): cannot crop a \(size) px cell from \(upright.size)")
             }
             return cell
+        case .window(let view, let zoom):
+            let upright = try ImageRenderer.decodeUpright(data: bytes, header: header, photoName: photoName,
+                                                          minimumDisplaySize: nil, maxPixels: maxPixels, embeddedThumbnail: false)
+            return try window(of: upright, view: view, zoom: zoom)
         }
+    }
+
+    /// The zoom's window cut out of the whole upright picture (drawn onto a canvas of its size, over
+    /// black where the picture has alpha).
+    static func window(of picture: PixelImage, view: PixelSize, zoom: PreviewZoom) throws(PickerError) -> PixelImage {
+        let w = zoom.window(view: (view.width, view.height), picture: (picture.width, picture.height))
+        var canvas = try Compositor.canvas(PixelSize(width: w.width, height: w.height), colour: .black)
+        Compositor.draw(picture, onto: &canvas, x: -w.left, y: -w.top)
+        return canvas
     }
 }

@@ -105,6 +105,7 @@ public final class SandboxedDecoder: PictureDecoding, @unchecked Sendable {
         case .fitted(let fit): return .fitted(fit)
         case .upright(let size, let embedded): return .upright(minimumDisplaySize: size, embeddedThumbnail: embedded)
         case .cell(let size): return .cell(size: size)
+        case .window(let view, let zoom): return .window(view: view, zoom: zoom)
         }
     }
 

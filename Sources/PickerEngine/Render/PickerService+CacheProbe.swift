@@ -38,8 +38,9 @@ extension PickerService {
         }
         let output = try outputSpec(params.format, quality: params.quality, cells: params.cells)
         let session = try sessions.get(params.session)
-        return try renderPlan(currentPhoto(of: session), .preview(width: params.width, height: params.height, output),
-                              useCache: true)
+        let target: RenderTarget = params.zoom.map { .zoomedPreview(width: params.width, height: params.height, $0, output) }
+            ?? .preview(width: params.width, height: params.height, output)
+        return try renderPlan(currentPhoto(of: session), target, useCache: true)
     }
 
     /// Opens the photo beneath the library root and keys the target by the version of that open

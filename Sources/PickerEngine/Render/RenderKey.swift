@@ -9,6 +9,8 @@ public enum RenderTarget: Hashable, Sendable {
     case fit(FitTarget, OutputSpec)
     /// The picture fitted into `width`×`height` and centred on black (`preview`).
     case preview(width: Int, height: Int, OutputSpec)
+    /// A `width`×`height` window of the upright picture at 1:1 around a point, centred on black (`preview` zoomed).
+    case zoomedPreview(width: Int, height: Int, PreviewZoom, OutputSpec)
     /// A square fill-and-crop grid cell, kept as pixels (`thumbnails`).
     case thumbnailCell(size: Int)
 }

@@ -26,6 +26,17 @@ public enum WorkEstimate {
                               encodedBytes(canvas, output))
     }
 
+    /// A zoomed `preview`: the whole picture decoded at full size (and its upright copy), the window
+    /// cut from it, the W×H canvas it is drawn on, and that encoded.
+    public static func zoomedPreview(header: ImageHeader, fileBytes: Int, width: Int, height: Int,
+                                     output: ImageFormat, maxPixels: Int) -> Int {
+        let stored = PixelSize(width: header.storedWidth, height: header.storedHeight)
+        let decoded = stored.width > 0 && stored.height > 0 ? codecBytes(header, storedTarget: stored) : PixelCount.product(maxPixels, 4)
+        let canvas = PixelCount.product(width, height, 3)
+        return PixelCount.sum(fileBytes, PixelCount.product(decoded, header.orientation == .up ? 1 : 2),
+                              PixelCount.product(width, height, 4), canvas, encodedBytes(canvas, output))
+    }
+
     /// One thumbnail cell: file + whole decode at the shrink factor for the covering size + its
     /// upright copy + the cell.
     public static func thumbnailCell(header: ImageHeader, fileBytes: Int, box: Int, maxPixels: Int) -> Int {

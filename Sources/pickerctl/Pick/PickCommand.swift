@@ -47,7 +47,9 @@ let pickCommand = CommandSpec(
           g               thumbnail grid on/off (drawn by pickerd in every graphics mode: PNG, sixel or symbols);
                           its heading shows the page, "page 3/56"
           p               the current photo full-screen: n → ↓ j next, p ← ↑ k previous (Home/End first/last),
-                          Space picks (the badge shows "✓2 picked"), Esc q Enter back to the list or grid
+                          Space picks (the badge shows "✓2 picked"), Esc q Enter back to the list or grid;
+                          z shows it at 1:1 (a photo pixel to a screen pixel) and back, h j k l or the
+                          arrows then move the view by half a screen, n p still step
           i               the current photo's details (camera, lens, exposure, date, size, format) on the
                           top line instead of the message, following the photo; i again: off
           ?               every key on one screen; any key closes it

@@ -255,7 +255,7 @@ final class PickController {
         for (ticket, reply) in try daemon.arrivals(readable: readable) {
             if summaryAsk.take(ticket, reply, into: &model) { continue }
             guard let index = askTickets.removeValue(forKey: ticket) else {
-                pictures.arrived(ticket, reply, layout: layout, on: terminal)
+                if let window = pictures.arrived(ticket, reply, layout: layout, on: terminal) { zoomLanded(window) }
                 continue
             }
             let failed: Int? = if case .error = reply { index } else { nil }
@@ -273,6 +273,14 @@ final class PickController {
             default: throw unexpected(reply)
             }
         }
+    }
+
+    /// A zoomed picture arrived: the model pans from where its window lies. Its centre moves to the
+    /// window's only when the photo clamped it, and then the picture shown is the one wanted already.
+    private func zoomLanded(_ window: ZoomWindow) {
+        guard model.mode == .preview, model.zoom != nil else { return }
+        model.zoom?.landed(window)
+        pictures.adoptZoom(model.zoom?.centre)
     }
 
     /// The session as pickerd tells it; while pick's own photo asks are on the way, the photo they asked

@@ -15,7 +15,7 @@ enum PickHelp {
             ("/", "filter the focused list as you type, fuzzily as fzf (Enter keeps it, Esc clears it)"),
             ("g", "thumbnail grid on / off (the heading shows its page N/M)"),
             ("p", "the current photo full-screen: n \(g.right) / p \(g.left) step through the album, Space picks,"),
-            ("", "Esc (q, Enter) returns to where you were"),
+            ("", "z 1:1 on / off (then h j k l or the arrows move the view), Esc (q, Enter) returns to where you were"),
             ("i", "the photo's details (camera, lens, exposure, date, size, format) on the top line, on / off"),
             ("?", "this help; any key closes it"),
             ("Esc  q  Ctrl-C", "cancel (exit 3)"),

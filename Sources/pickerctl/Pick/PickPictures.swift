@@ -6,7 +6,7 @@ enum PictureKey: Equatable {
     /// The current photo by name and album position; `revision` moves when its file was rewritten.
     case photo(String, index: Int?, revision: Int, CellRect)
     case grid(album: String, picks: [String], current: Int?, CellRect)
-    case preview(String, CellRect)
+    case preview(String, zoom: PreviewZoom?, CellRect)
     case empty(CellRect)
     /// The filter matches nothing: no photo's picture, and a line saying so.
     case noMatch(CellRect)
@@ -15,7 +15,7 @@ enum PictureKey: Equatable {
 
     var rect: CellRect {
         switch self {
-        case .photo(_, _, _, let r), .grid(_, _, _, let r), .preview(_, let r), .empty(let r), .noMatch(let r), .help(let r): return r
+        case .photo(_, _, _, let r), .grid(_, _, _, let r), .preview(_, _, let r), .empty(let r), .noMatch(let r), .help(let r): return r
         }
     }
 }
@@ -50,6 +50,13 @@ final class PickPictures {
         self.daemon = daemon
     }
 
+    /// The zoomed preview on screen is the one around `centre` (the daemon moved the window inside the
+    /// photo): it stays, and is not asked for again.
+    func adoptZoom(_ centre: PreviewZoom?) {
+        guard case .preview(let photo, _?, let rect)? = shown, let centre else { return }
+        shown = .preview(photo, zoom: centre, rect)
+    }
+
     /// Erases the picture on screen (mode change, resize, exit).
     func forget(_ terminal: TerminalSession) {
         if let old = shown { terminal.write(backend.erase(old.rect)) }
@@ -76,10 +83,14 @@ final class PickPictures {
         case .help: break
         case .photo(_, _, _, let rect):
             ask(backend.imageRequest(session: daemon.session, rect: rect), for: key, on: terminal)
-        case .preview(_, let rect):
+        case .preview(_, let zoom, let rect):
             terminal.write(ScreenText.blank(rect))
-            ask(backend.previewRequest(session: daemon.session, rect: rect, pixels: layout.picturePixels(of: rect)), for: key,
-                on: terminal)
+            var request = backend.previewRequest(session: daemon.session, rect: rect, pixels: layout.picturePixels(of: rect))
+            if case .preview(var params)? = request, let zoom {
+                params.zoom = zoom
+                request = .preview(params)
+            }
+            ask(request, for: key, on: terminal)
         case .grid(_, _, _, let rect):
             drawGrid(model: &model, layout: layout, rect: rect, on: terminal)
         }
@@ -90,7 +101,7 @@ final class PickPictures {
         switch model.mode {
         case .preview:
             guard let photo = model.session.photo else { return .empty(layout.previewArea) }
-            return .preview(photo, layout.previewArea)
+            return .preview(photo, zoom: model.zoom?.centre, layout.previewArea)
         case .grid:
             guard let album = model.session.album else { return .empty(layout.imagePane) }
             return .grid(album: album, picks: model.picks, current: model.session.photoIndex, layout.imagePane)
@@ -142,17 +153,20 @@ final class PickPictures {
         post(waiting.request, for: waiting.key, on: terminal)
     }
 
-    /// A reply to a posted picture request: drawn when it is the picture wanted, else dropped.
-    func arrived(_ ticket: Int, _ reply: Reply, layout: PickLayout, on terminal: TerminalSession) {
-        guard let pending = fetch, pending.ticket == ticket else { return }
+    /// A reply to a posted picture request: drawn when it is the picture wanted, else dropped. Returns
+    /// where a zoomed preview's window landed, for the model's next pan.
+    @discardableResult
+    func arrived(_ ticket: Int, _ reply: Reply, layout: PickLayout, on terminal: TerminalSession) -> ZoomWindow? {
+        guard let pending = fetch, pending.ticket == ticket else { return nil }
         fetch = nil
-        guard pending.key == shown else { return }
+        guard pending.key == shown else { return nil }
         let rect = pending.key.rect
         terminal.write(PickRenderer.syncBegin)
         defer { terminal.write(PickRenderer.syncEnd) }
         switch reply {
         case .image(let image):
             terminal.write(drawOrRefuse(image, in: rect, layout: layout, centred: true))
+            return image.zoom
         case .error(let e) where e.code == .cancelled:
             // Superseded by another image request on the session (another client's): ask again.
             post(pending.request, for: pending.key, on: terminal)
@@ -161,6 +175,7 @@ final class PickPictures {
         default:
             terminal.write(note(unexpected(reply).message, in: rect))
         }
+        return nil
     }
 
     /// The daemon's grid page holding the current photo, in the back-end's format (PNG, sixel or

@@ -68,14 +68,17 @@ struct PickRenderer {
     }
 
     /// The preview's key help.
-    static func previewHelp(_ g: PickGlyphs) -> String { "n \(g.right) next  p \(g.left) previous  Space pick  Esc back  ? help" }
+    static func previewHelp(_ g: PickGlyphs, zoomed: Bool = false) -> String {
+        zoomed ? "1:1  h j k l \(g.left)\(g.down)\(g.up)\(g.right) move  z fit  n next  p previous  Space pick  Esc back  ? help"
+            : "n \(g.right) next  p \(g.left) previous  z 1:1  Space pick  Esc back  ? help"
+    }
 
     /// The preview's bottom row: the current photo's pick badge, the count, and its keys.
     static func previewStatus(_ model: PickerModel, _ width: Int, _ g: PickGlyphs) -> String {
         let path = model.photos.items.first { $0.index == model.session.photoIndex }?.path
         let badge = path.flatMap(model.pickNumber(of:)).map { "\(g.picked)\($0) picked  " } ?? ""
         let position = model.session.photoIndex.map { "\($0)/\(model.photosTotal)  " } ?? ""
-        let text = position + model.pickCountText + (model.notice.isEmpty ? "" : "  " + g.message(shown(model.notice))) + "   " + previewHelp(g)
+        let text = position + model.pickCountText + (model.notice.isEmpty ? "" : "  " + g.message(shown(model.notice))) + "   " + previewHelp(g, zoomed: model.zoom != nil)
         let rest = "\u{1b}[2m" + fit(text, max(1, width - TerminalColumns.width(of: badge)), g)
         return badge.isEmpty ? rest : "\u{1b}[1;32m" + badge + "\u{1b}[0m" + rest
     }

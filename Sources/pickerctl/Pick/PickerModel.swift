@@ -30,6 +30,8 @@ struct PickerModel {
     var mode = Mode.panes
     /// Where the preview returns to (the panes or the grid it was opened from).
     var previewReturn = Mode.panes
+    /// The preview at 1:1 (`z`) and where it looks; nil: fitted.
+    var zoom: PreviewZoomState? = nil
     /// The `?` overlay is up; any key closes it.
     var helpShown = false
     /// The grid page drawn and the album's pages (set by whoever drew the grid), for the heading.
@@ -143,6 +145,7 @@ struct PickerModel {
             return albums.move(by: delta) ? [.redraw] : []
         }
         guard photos.move(by: delta), let p = photos.current else { return [] }
+        if zoom != nil { zoom = PreviewZoomState() }  // the next photo at 1:1 from its centre
         return [.selectPhoto(index: p.index)]
     }
 
@@ -157,8 +160,14 @@ struct PickerModel {
     /// The preview steps through the album (n/p, arrows, j/k), picks (Space), and returns to where it
     /// was opened from (Esc, q, Enter, Backspace), with the photo stepped to current (issue 24 item 4).
     private mutating func handlePreviewKey(_ input: TerminalInput) -> [PickAction] {
+        if zoom != nil, let (dx, dy) = Self.pan(input) {
+            return zoom?.pan(dx: dx, dy: dy) == true ? [.redraw] : []
+        }
         switch input {
         case .interrupt: return [.cancel]
+        case .character("z"):
+            zoom = zoom == nil ? PreviewZoomState() : nil
+            return [.redraw]
         case .character("n"), .right, .down, .character("j"), .character("l"), .pageDown: return stepPreview(by: 1)
         case .character("p"), .left, .up, .character("k"), .character("h"), .pageUp: return stepPreview(by: -1)
         case .home: return stepPreview(by: -Int(Int32.max))
@@ -170,8 +179,20 @@ struct PickerModel {
             return [.redrawAll]
         case .escape, .character("q"), .enter, .backspace:
             mode = previewReturn
+            zoom = nil
             return [.redrawAll]
         default: return []
+        }
+    }
+
+    /// At 1:1, h j k l and the arrows move the view by half a window; n p (and the pages) still step.
+    private static func pan(_ input: TerminalInput) -> (dx: Int, dy: Int)? {
+        switch input {
+        case .left, .character("h"): return (-1, 0)
+        case .right, .character("l"): return (1, 0)
+        case .up, .character("k"): return (0, -1)
+        case .down, .character("j"): return (0, 1)
+        default: return nil
         }
     }
 

@@ -1,5 +1,6 @@
 """What the client returns: dataclasses built from the wire codec's field dicts."""
 
+import struct
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Union
 
@@ -195,12 +196,19 @@ class Image:
     # The symbol class a "symbols" picture was drawn with ("block", "sextant", "ascii", or the number
     # from a newer server); None unless the request asked for one (PROTOCOL.md, "Symbol classes").
     symbols: Union[None, str, int] = None
+    # A 1:1 preview's window in the photo: {"left", "top", "width", "height", "photo_width",
+    # "photo_height"} (PROTOCOL.md, "Zoom (1:1)"); None unless the preview asked for a zoom.
+    zoom: Optional[Dict[str, int]] = None
 
     @classmethod
     def from_fields(cls, f: Dict[str, Any]) -> "Image":
-        drawn = (f.get("extensions") or {}).get(wire.SYMBOLS_TAG)
+        area = f.get("extensions") or {}
+        drawn = area.get(wire.SYMBOLS_TAG)
         symbols = wire.SYMBOL_CLASSES.get(drawn[0], drawn[0]) if drawn and len(drawn) == 1 else None
-        return cls(format_name(f["format"]), f["width"], f["height"], f["data"], symbols)
+        window = area.get(wire.ZOOM_TAG)
+        zoom = dict(zip(("left", "top", "width", "height", "photo_width", "photo_height"),
+                        struct.unpack(">6I", window))) if window and len(window) == 24 else None
+        return cls(format_name(f["format"]), f["width"], f["height"], f["data"], symbols, zoom)
 
     @property
     def text(self) -> str:

@@ -1,5 +1,6 @@
 """Session: a handle on one daemon session; each method sends one request."""
 
+import struct
 from typing import TYPE_CHECKING, Any, Dict, Iterator, Optional, Tuple, Union
 
 from . import wire
@@ -156,15 +157,18 @@ class Session:
 
     def preview(self, width: int = 1920, height: int = 1080, format: Union[str, int] = "jpeg",
                 quality: Optional[int] = None, *, cells: Optional[Tuple[int, int]] = None,
-                symbols: Union[None, str, int] = None) -> Image:
+                symbols: Union[None, str, int] = None, zoom: Optional[Tuple[float, float]] = None) -> Image:
         """The current photo scaled to fit width x height (upscaling allowed), centred on black.
         ``cells=(cols, rows)`` (required by ``format="symbols"``) fits that canvas into a terminal;
-        the flags byte is sent only with cells, so other previews are the older frame.
-        ``symbols=`` as in ``image``."""
+        the flags byte is sent only with cells or a zoom, so other previews are the older frame.
+        ``symbols=`` as in ``image``. ``zoom=(x, y)`` (fractions 0..1 of the photo) shows the photo at
+        1:1 around that point instead; the reply's ``.zoom`` says where the window lies."""
         cf = cells_fields(cells)
+        area = symbols_area(symbols, cf)
+        if zoom is not None:
+            area[wire.ZOOM_TAG] = struct.pack(">II", *(round(min(max(float(v), 0.0), 1.0) * 1_000_000) for v in zoom))
         return self._call(T.PREVIEW, Image.from_fields, width=width, height=height, format=format_code(format),
-                          quality=quality_byte(quality), flags=2 if cf else 0, cells=cf,
-                          extensions=symbols_area(symbols, cf))
+                          quality=quality_byte(quality), flags=2 if cf else 0, cells=cf, extensions=area)
 
     def events(self, library: bool = False, timeout: Optional[float] = None) -> Iterator[Event]:
         """Subscribe to this session's events (and the library's with ``library=True``) and

@@ -168,6 +168,9 @@ SYMBOL_CLASS_CODES = {name: code for code, name in SYMBOL_CLASSES.items()}
 # photoInfo's extension tag 1 (PROTOCOL.md, "Image formats"): an empty request entry asks; the reply's
 # entry is the relative path of the RAW of a RAW+JPEG pair listed as this JPEG, UTF-8 (empty: none).
 RAW_COMPANION_TAG = 1
+# preview's extension tag 2 (PROTOCOL.md, "Zoom (1:1)"): centre_x, centre_y u32 (millionths of the photo)
+# asks for 1:1; the image reply's tag 2 is the window: left, top, width, height, photo width, height (u32).
+ZOOM_TAG = 2
 # An EXIF rational: 0/0 is unknown.
 RATIONAL = ("struct", (("numerator", "u32"), ("denominator", "u32")))
 SESSION_ONLY: Fields = (("session", "string"),)

@@ -68,7 +68,7 @@ def _write_fields(out: bytearray, schema: Fields, values: Dict[str, Any]) -> Non
                 _write_fields(out, kind[2], part or {})
             continue
         if isinstance(kind, tuple) and kind[0] == "trailing":
-            if (values.get("flags") or 0) & kind[1]:
+            if (values.get("flags") or 0) & kind[1] or values.get("extensions"):  # an area needs the flags byte before it
                 _write_fields(out, kind[2], values)
             continue
         if isinstance(kind, tuple) and kind[0] == "tail":
