@@ -43,7 +43,7 @@ test: deps
 
 # The heavy end-to-end suites (races, memory bounds, storms, pick in tmux/xterm) run in a second
 # `swift test` after the rest, so the slowest cannot starve the fastest (issue 20).
-HEAVY_TESTS := EndToEndTests\.(Portal(Frontend|ServedByClient|Setup|Forward)?Tests|SwapRaceTests|MemoryBoundsTests|WatchStormTests|Pick(Tmux|Xterm|XtermDefault|Grid|BrokenPhoto|NameInert|Pty|Opening|Centring|HelpAndPage|NeverWaiting|PreviewBrowse|FuzzyFilter|AsciiLocale|PhotoInfo|SymbolClass|Zoom)Tests|NvimKittyTests)
+HEAVY_TESTS := EndToEndTests\.(Portal(Frontend|ServedByClient|Setup|Forward)?Tests|SwapRaceTests|MemoryBoundsTests|WatchStormTests|Pick(Tmux|Xterm|XtermDefault|Grid|BrokenPhoto|NameInert|Pty|Opening|Centring|HelpAndPage|NeverWaiting|PreviewBrowse|FuzzyFilter|AsciiLocale|PhotoInfo|SymbolClass|Zoom|Mlterm)Tests|NvimKittyTests)
 
 # The body of `make test`, run by scripts/test-guard.py: a private TMPDIR removed at the end, and a
 # failure when the run left files in it or in /tmp, or processes (pickerd, tmux) running.

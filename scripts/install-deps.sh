@@ -26,7 +26,7 @@ packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libjxl-dev libra
 packages+=(man-db groff-base)  # `man -l` checks the generated man pages (ManPageTests)
 packages+=(python3-venv)  # clients/python: the README's pip install in a fresh venv (test_package)
 packages+=(kitty fonts-dejavu-core libgl1-mesa-dri)  # a real kitty under Xvfb (software GL): picker.nvim's kitty placement (NvimKittyTests)
-packages+=(ncurses-term)  # mlterm terminfo: a sixel terminal outside tmux (PickGridTests)
+packages+=(ncurses-term mlterm)  # mlterm, a second real sixel terminal under Xvfb (PickMltermTests), and its terminfo (PickGridTests)
 packages+=(libjxl-tools libimage-exiftool-perl)  # djxl/cjxl and exiftool: the JPEG XL and RAW references (JXLDecoderTests, RAWDecoderTests)
 # pickerd-portal: sd-bus (libsystemd-dev); its tests run a private dbus-daemon, call it with gdbus
 # (libglib2.0-bin) and python3-dbus, put the real xdg-desktop-portal frontend in front of it and
