@@ -101,6 +101,26 @@ final class PickTmux: @unchecked Sendable {
         }
     }
 
+    /// Like `waitFor`, and the screen must also stay the same for 250 ms: tmux may be captured while a
+    /// picture is half drawn, and a test that keeps a screen to compare with later needs the whole one.
+    @discardableResult
+    func waitForSettled(_ what: String, seconds: Double = 20, escapes: Bool = false, _ condition: (String) async throws -> Bool) async throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var candidate: String? = nil
+        while true {
+            let text = try await screen(escapes: escapes)
+            if try await condition(text) {
+                if text == candidate { return text }
+                candidate = text
+                await pause(250_000)
+                continue
+            }
+            candidate = nil
+            if Date() > deadline { throw TmuxError.timeout(what, screen: text) }
+            await pause(30_000)
+        }
+    }
+
     /// Polls the recorded output until `extract` finds something in it.
     func waitForRecording<T>(seconds: Double = 20, _ extract: (String) -> T?) async -> T? {
         let deadline = Date().addingTimeInterval(seconds)

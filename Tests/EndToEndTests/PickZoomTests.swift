@@ -28,16 +28,16 @@ struct PickZoomTests {
         #expect(try await daemon.ctl("select-photo", "big.jpg", session: "z").exitCode == 0)
         let pick = try await PickTmux(daemon: daemon, arguments: ["--session", "z", "--graphics", "symbols"], columns: 160, rows: Self.rows)
         try await pick.press("p")
-        let fit = picture(try await pick.waitFor("the fitted preview", escapes: true) { text in
+        let fit = picture(try await pick.waitForSettled("the fitted preview", escapes: true) { text in
             text.contains("z 1:1") && coloured(picture(text)) >= 20
         })
 
         try await pick.press("z")
-        let middle = picture(try await pick.waitFor("the preview at 1:1", seconds: 60, escapes: true) { text in
+        let middle = picture(try await pick.waitForSettled("the preview at 1:1", seconds: 60, escapes: true) { text in
             text.contains("1:1  h j k l") && coloured(picture(text)) >= 20 && picture(text) != fit
         })
         try await pick.press("l")
-        let right = picture(try await pick.waitFor("the view moved right", seconds: 60, escapes: true) { text in
+        let right = picture(try await pick.waitForSettled("the view moved right", seconds: 60, escapes: true) { text in
             coloured(picture(text)) >= 20 && picture(text) != middle && picture(text) != fit
         })
         #expect(right != middle)
