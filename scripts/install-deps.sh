@@ -6,8 +6,8 @@
 #                                    heif-convert make and judge HEIF test files), pkg-config,
 #                                    Pillow for /usr/bin/python3 (the tests' reference),
 #                                    tmux, zsh and fish (the completion tests drive them),
-#                                    neovim (clients/nvim/run-tests.sh), emacs-nox
-#                                    (clients/emacs/run-tests.sh), systemd's
+#                                    neovim (clients/nvim/run-tests.sh), emacs-nox and emacs-lucid
+#                                    (clients/emacs/run-tests.sh: a terminal and a graphic Emacs), systemd's
 #                                    systemd-socket-activate (IntegrationTests), xterm + Xvfb +
 #                                    xwd/xwdtopnm (PickXtermTests: a real sixel terminal), libchafa-dev
 #                                    + libglib2.0-dev (sixel/symbols output) and the chafa
@@ -26,6 +26,7 @@ packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libjxl-dev libra
 packages+=(man-db groff-base)  # `man -l` checks the generated man pages (ManPageTests)
 packages+=(python3-venv)  # clients/python: the README's pip install in a fresh venv (test_package)
 packages+=(kitty fonts-dejavu-core libgl1-mesa-dri)  # a real kitty under Xvfb (software GL): picker.nvim's kitty placement (NvimKittyTests)
+packages+=(emacs-lucid)  # a graphic Emacs under Xvfb: pickerd-pick's picture on a graphic frame (pickerd-graphic-test.el)
 packages+=(ncurses-term mlterm)  # mlterm, a second real sixel terminal under Xvfb (PickMltermTests), and its terminfo (PickGridTests)
 packages+=(libjxl-tools libimage-exiftool-perl)  # djxl/cjxl and exiftool: the JPEG XL and RAW references (JXLDecoderTests, RAWDecoderTests)
 # pickerd-portal: sd-bus (libsystemd-dev); its tests run a private dbus-daemon, call it with gdbus

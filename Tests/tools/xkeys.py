@@ -3,6 +3,8 @@
 
 usage: xkeys.py DISPLAY X Y KEYSYM...
 
+A KEYSYM may be a chord, names joined by "+" (Alt_L+x: held in order, released in reverse).
+
 Moves the pointer to X,Y (the window there gets the keys: Xvfb without a window manager focuses the
 window under the pointer), then presses and releases each keysym (X names: g, p, q, Escape, Return...).
 """
@@ -31,12 +33,15 @@ def main():
     xtst.XTestFakeMotionEvent(display, -1, int(sys.argv[2]), int(sys.argv[3]), 0)
     x11.XFlush(display)
     time.sleep(0.1)
-    for name in sys.argv[4:]:
-        code = x11.XKeysymToKeycode(display, x11.XStringToKeysym(name.encode()))
-        if code == 0:
-            sys.exit("no keycode for " + name)
-        xtst.XTestFakeKeyEvent(display, code, 1, 0)
-        xtst.XTestFakeKeyEvent(display, code, 0, 0)
+    for key in sys.argv[4:]:
+        names = key.split("+") if len(key) > 1 else [key]
+        codes = [x11.XKeysymToKeycode(display, x11.XStringToKeysym(name.encode())) for name in names]
+        if 0 in codes:
+            sys.exit("no keycode for " + key)
+        for code in codes:
+            xtst.XTestFakeKeyEvent(display, code, 1, 0)
+        for code in reversed(codes):
+            xtst.XTestFakeKeyEvent(display, code, 0, 0)
         x11.XFlush(display)
         time.sleep(0.05)
     x11.XCloseDisplay(display)
