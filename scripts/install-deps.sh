@@ -6,8 +6,8 @@
 #                                    heif-convert make and judge HEIF test files), pkg-config,
 #                                    Pillow for /usr/bin/python3 (the tests' reference),
 #                                    tmux, zsh and fish (the completion tests drive them),
-#                                    neovim (clients/nvim/run-tests.sh), emacs-nox and emacs-lucid
-#                                    (clients/emacs/run-tests.sh: a terminal and a graphic Emacs), systemd's
+#                                    neovim (clients/nvim/run-tests.sh), emacs-lucid
+#                                    (clients/emacs/run-tests.sh: one Emacs for -nw and graphic frames), systemd's
 #                                    systemd-socket-activate (IntegrationTests), xterm + Xvfb +
 #                                    xwd/xwdtopnm (PickXtermTests: a real sixel terminal), libchafa-dev
 #                                    + libglib2.0-dev (sixel/symbols output) and the chafa
@@ -20,13 +20,15 @@
 set -euo pipefail
 
 packages=(libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libjxl-dev libraw-dev libheif-dev libheif-examples liblcms2-dev colord-data libgs-common libssl-dev libsqlite3-dev pkg-config python3 python3-pil
-          tmux zsh fish neovim systemd emacs-nox
+          tmux zsh fish neovim systemd
           libchafa-dev libglib2.0-dev chafa
           xterm xvfb xfonts-base x11-apps netpbm)
 packages+=(man-db groff-base)  # `man -l` checks the generated man pages (ManPageTests)
 packages+=(python3-venv)  # clients/python: the README's pip install in a fresh venv (test_package)
 packages+=(kitty fonts-dejavu-core libgl1-mesa-dri)  # a real kitty under Xvfb (software GL): picker.nvim's kitty placement (NvimKittyTests)
-packages+=(emacs-lucid)  # a graphic Emacs under Xvfb: pickerd-pick's picture on a graphic frame (pickerd-graphic-test.el)
+# emacs-lucid is both the terminal Emacs (-nw in tmux) and the graphic one under Xvfb
+# (pickerd-graphic-test.el); it conflicts with emacs-nox, so asking for both fails on a fresh machine.
+packages+=(emacs-lucid)
 packages+=(ncurses-term mlterm)  # mlterm, a second real sixel terminal under Xvfb (PickMltermTests), and its terminfo (PickGridTests)
 packages+=(libjxl-tools libimage-exiftool-perl)  # djxl/cjxl and exiftool: the JPEG XL and RAW references (JXLDecoderTests, RAWDecoderTests)
 # pickerd-portal: sd-bus (libsystemd-dev); its tests run a private dbus-daemon, call it with gdbus

@@ -23,7 +23,7 @@ for tool in pickerd pickerctl; do
 done
 emacs="${EMACS:-emacs}"
 if ! command -v "$emacs" >/dev/null; then
-    echo "run-tests.sh: no emacs; run scripts/install-deps.sh (as root) to install emacs-nox" >&2
+    echo "run-tests.sh: no emacs; run scripts/install-deps.sh (as root) to install emacs-lucid" >&2
     exit 2
 fi
 
