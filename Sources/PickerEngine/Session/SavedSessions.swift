@@ -10,6 +10,8 @@ enum SavedSessions {
     /// Far above 1024 sessions of 1000 picks each with ordinary paths; a bigger file is refused unread.
     static let maxFileBytes = 64 << 20
     static let maxSessions = 1024
+    /// The file format's version, written at its end.
+    static let version = 1
 
     private struct Written: Encodable {
         var version: Int
@@ -38,9 +40,14 @@ enum SavedSessions {
 
     /// The file's bytes for `sessions`.
     static func encode(_ sessions: [Session]) throws -> [UInt8] {
+        Array(try prettyEncoder().encode(Written(version: version, sessions: sessions)))
+    }
+
+    /// The encoder of the file and of its entries (`SessionFileEncoder`): readable, keys sorted.
+    static func prettyEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return Array(try encoder.encode(Written(version: 1, sessions: sessions)))
+        return encoder
     }
 
     /// The valid sessions of a file; throws only when the file as a whole is unreadable JSON.

@@ -166,16 +166,18 @@ private final class SessionTable: Sendable {
     }
 
     let state: Mutex<Table>
+    /// The writer's alone (its own lock, never held with `state`): it re-encodes only changed sessions.
+    private let fileEncoder = Mutex(SessionFileEncoder())
 
     init(_ sessions: [String: Session]) {
         state = Mutex(Table(sessions: sessions))
     }
 
     /// The sessions and the number of the last change they contain, encoded for the file.
-    /// Encoding runs outside the lock: only the copy is taken under it.
+    /// Encoding runs outside the table's lock: only the copy is taken under it.
     func encodedSnapshot() -> (sequence: UInt64, bytes: [UInt8]?) {
         let (sessions, sequence) = state.withLock { t in (Array(t.sessions.values), t.changes) }
         let sorted = sessions.sorted { $0.name < $1.name }
-        return (sequence, orLog("encoding sessions") { try SavedSessions.encode(sorted) })
+        return (sequence, orLog("encoding sessions") { try fileEncoder.withLock { try $0.encode(sorted) } })
     }
 }
