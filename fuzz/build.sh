@@ -3,7 +3,7 @@
 #   C targets (jpeg, png, webp, heif, gif, jxl): clang -fsanitize=fuzzer,address over Sources/CPickerCodecs/*.c.
 #   Swift targets (frame, message): swiftc -sanitize=fuzzer,address over the sources they
 #   exercise, compiled as one module with the fuzz entry file.
-#   Package-linked targets (header, image, raw, library, pngtext, sessions, handshake): the package's library targets
+#   Package-linked targets (header, image, raw, library, pngtext, sessions, journal, handshake): the package's library targets
 #   built by SwiftPM with -sanitize=fuzzer,address into fuzz/build/spm (release), then
 #   a one-line @_cdecl entry from fuzz/swift/ linked against their objects. The entry logic lives
 #   in Sources/*/Fuzzing/ so the replay tests in `make test` run the very same code.
@@ -106,6 +106,7 @@ build_linked raw RAWFuzz.swift
 build_linked library LibraryFuzz.swift
 build_linked pngtext PNGTextFuzz.swift
 build_linked sessions SessionsFuzz.swift
+build_linked journal JournalFuzz.swift
 build_linked handshake HandshakeFuzz.swift
 build_linked decodermsg DecoderMessagesFuzz.swift
 echo "fuzz: targets in $out"

@@ -9,12 +9,12 @@ here="$(cd "$(dirname "$0")" && pwd)"
 seconds="${FUZZ_SECONDS:-60}"
 jobs="${FUZZ_JOBS:-1}"
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(frame message header jpeg png webp heif gif jxl image raw library pngtext sessions handshake decodermsg)
+[ ${#targets[@]} -eq 0 ] && targets=(frame message header jpeg png webp heif gif jxl image raw library pngtext sessions journal handshake decodermsg)
 mkdir -p "$here/logs"
 
 max_len() {
     case "$1" in
-        frame|message|handshake|sessions) echo 65536 ;;
+        frame|message|handshake|sessions|journal) echo 65536 ;;
         decodermsg) echo 4096 ;;
         pngtext) echo 16384 ;;
         header) echo 131072 ;;

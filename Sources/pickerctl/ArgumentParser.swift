@@ -109,9 +109,10 @@ enum ArgumentParser {
         let session = values["--session"] ?? environment["PICKER_SESSION"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
         if values["--socket"] == "" { throw .usage("empty socket path: --socket needs a PATH") }
         let socket = values["--socket"] ?? DefaultSocketPath.resolve(environment: environment)
+        // `-o -` is stdout, as for curl and tar; it once wrote a file named "-" into the working folder.
         let invocation = Invocation(command: command, positionals: positionals, values: values, flags: flags,
                                     socketPath: socket, session: session, json: flags.contains("--json"),
-                                    outputPath: values["-o"])
+                                    outputPath: values["-o"] == "-" ? nil : values["-o"])
         return .run(command, invocation)
     }
 }

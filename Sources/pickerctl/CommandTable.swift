@@ -70,6 +70,6 @@ let globalOptions: [OptionSpec] = [
     OptionSpec(name: "--session", valueName: "NAME", help: "session to use (default: $PICKER_SESSION, else 'default')",
                completion: .live("sessions")),
     OptionSpec(name: "--json", valueName: nil, help: "machine-readable output on stdout"),
-    OptionSpec(name: "-o", valueName: "FILE", help: "write the output (image or text) to FILE instead of stdout", completion: .files),
+    OptionSpec(name: "-o", valueName: "FILE", help: "write the output (image or text) to FILE instead of stdout (- is stdout)", completion: .files),
     OptionSpec(name: "--help", valueName: nil, help: "show help (also -h)"),
 ]

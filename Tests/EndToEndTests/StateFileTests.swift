@@ -88,14 +88,30 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: sessionsFile.path, withDestinationPath: outside.path)
         await #expect(try daemon.ctl("session", "new", "two", "--width", "300").exitCode == 0)
         #expect(try String(contentsOf: outside, encoding: .utf8) == precious)
+        // The change went to the journal; the writer, idle a moment later, folds it into a new file.
+        let replaced = await eventually(within: 30) {
+            var st = stat()
+            return lstat(sessionsFile.path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+        }
+        #expect(replaced, "sessions.json is a regular file again")
         #expect(mode(sessionsFile.path) == 0o600, "sessions.json is a regular 0600 file again")
-        var st = stat()
-        #expect(lstat(sessionsFile.path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG)
+        #expect(try String(contentsOf: outside, encoding: .utf8) == precious)
 
+        // sessions.journal swapped for a symlink to the outside file between two runs.
         await daemon.stop()
+        let journal = state.appendingPathComponent("sessions.journal")
+        try FileManager.default.removeItem(at: journal)
+        try FileManager.default.createSymbolicLink(atPath: journal.path, withDestinationPath: outside.path)
         try await daemon.start()
         await #expect(try sessionNames(daemon) == ["one", "two"])
+        await #expect(try daemon.ctl("session", "new", "three", "--width", "300").exitCode == 0)
         #expect(try String(contentsOf: outside, encoding: .utf8) == precious)
+        var st = stat()
+        #expect(lstat(journal.path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && st.st_mode & 0o777 == 0o600,
+                "sessions.journal is a regular 0600 file of its own again")
+        await daemon.stop()
+        try await daemon.start()
+        await #expect(try sessionNames(daemon) == ["one", "three", "two"])
     }
 
     @Test func aSessionsFileThatIsASymlinkIsNotReadAtStartUp() async throws {

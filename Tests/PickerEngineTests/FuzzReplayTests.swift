@@ -65,6 +65,10 @@ import Testing
         try replay("sessions", SessionFileFuzzEntry.run)
     }
 
+    @Test func sessionJournalCorpusReplaysWithoutFindings() throws {
+        try replay("journal", SessionJournalFuzzEntry.run)
+    }
+
     /// The 200 Mpx refusal is reached from declared sizes alone: these seeds must stay in the corpus.
     @Test func imageCorpusKeepsTheOverCapSeeds() throws {
         let names = try FuzzRegressionCorpus.files(of: "image").map(\.lastPathComponent)

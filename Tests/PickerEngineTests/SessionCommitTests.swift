@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 @testable import PickerEngine
 import PickerProtocol
+import PickerSystem
 import Synchronization
 import Testing
 
@@ -33,10 +34,11 @@ import Testing
         try store.create(Session(NewSession(name: "s", width: 100, height: nil)))
         try store.update("s") { (s: inout Session) throws(PickerError) in s.title = "Durable-Title-1" }
         let seen = Self.waitDurable(store) {
-            let text = (try? String(contentsOfFile: folder + "/sessions.json", encoding: .utf8)) ?? ""
-            return text.contains("Durable-Title-1")
+            // What a crash now would leave: sessions.json and the journal records that follow it.
+            guard let state = try? StateDirectory(path: folder) else { return false }
+            return SessionPersistence.restorable(state)["s"]?.title == "Durable-Title-1"
         }
-        #expect(seen, "the file did not hold the change when its reply was released")
+        #expect(seen, "the files did not hold the change when its reply was released")
     }
 
     @Test func concurrentChangesShareWriteRounds() throws {
@@ -75,7 +77,7 @@ import Testing
     /// session's replies that wait (item 5 of issue 22): the write is held open by the test.
     @Test func aReplyThatChangedNothingWaitsOnlyBehindItsOwnSession() {
         let gate = DispatchSemaphore(value: 0)
-        let committer = SessionCommitter(file: "test", snapshot: { (1, [1]) }, persist: { _ in gate.wait() })
+        let committer = SessionCommitter<Int>(file: "test", snapshot: { (1, 1) }, persist: { _ in gate.wait() })
         committer.start()
         let seen = Mutex<[String]>([])
         let done = DispatchSemaphore(value: 0)

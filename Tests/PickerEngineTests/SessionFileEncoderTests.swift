@@ -41,6 +41,16 @@ import Testing
         #expect(try encoder.encode(sessions) == SavedSessions.encode(sessions))
     }
 
+    @Test func theJournalGenerationIsWrittenAsTheWholeFileEncoderWritesIt() throws {
+        var encoder = SessionFileEncoder()
+        let sessions = try Self.assorted()
+        let generation = "0123456789abcdef0123456789abcdef"
+        let bytes = try encoder.encode(sessions, journal: generation)
+        #expect(bytes == (try SavedSessions.encode(sessions, journal: generation)))
+        #expect(try encoder.encode([], journal: generation) == SavedSessions.encode([], journal: generation))
+        #expect(try SavedSessions.read(bytes, from: "sessions.json").journal == generation)
+    }
+
     @Test func aFileItWroteReadsBackAsTheSameSessions() throws {
         var encoder = SessionFileEncoder()
         let sessions = try Self.assorted()

@@ -386,7 +386,7 @@ import PickerTestSupport
         func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
             let typeBytes = Array(type.utf8)
             let length = UInt32(body.count)
-            let crc = PNGTextChunks.crc32(typeBytes + body, from: 0, to: typeBytes.count + body.count)
+            let crc = CRC32.of(typeBytes + body, from: 0, to: typeBytes.count + body.count)
             return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
                 + typeBytes + body
                 + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]

@@ -36,7 +36,7 @@ enum PNGTextChunks {
             defer { position = bodyEnd + 4 }
             let isText = type == Array("tEXt".utf8), isInternational = type == Array("iTXt".utf8)
             guard isText || isInternational, length <= maxTextChunkLength else { continue }
-            guard crc32(bytes, from: position + 4, to: bodyEnd) == bigEndian32(bytes, at: bodyEnd) else {
+            guard CRC32.of(bytes, from: position + 4, to: bodyEnd) == bigEndian32(bytes, at: bodyEnd) else {
                 continue
             }
             let body = bytes[bodyStart..<bodyEnd]
@@ -84,20 +84,5 @@ enum PNGTextChunks {
     private static func bigEndian32(_ bytes: [UInt8], at index: Int) -> UInt32 {
         UInt32(bytes[index]) << 24 | UInt32(bytes[index + 1]) << 16
             | UInt32(bytes[index + 2]) << 8 | UInt32(bytes[index + 3])
-    }
-
-    private static let crcTable: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    /// CRC-32 (ISO 3309, as PNG uses it) of `bytes[from..<to]`.
-    static func crc32(_ bytes: [UInt8], from start: Int, to end: Int) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        for i in start..<end {
-            c = crcTable[Int((c ^ UInt32(bytes[i])) & 0xFF)] ^ (c >> 8)
-        }
-        return c ^ 0xFFFF_FFFF
     }
 }

@@ -2,23 +2,27 @@ import Foundation
 import PickerSystem
 
 /// Makes session changes durable off the request path, with group commit: one thread writes
-/// the sessions file (fsync'd), and every change made while a write runs goes out together in
-/// the next one, so 64 clients toggling cost a few fsync rounds, not 64 queued ones.
+/// (a journal record or the sessions file, see `SessionPersistence`), and every change made while
+/// a write runs goes out together in the next one, so 64 clients toggling cost a few rounds, not
+/// 64 queued ones. Once the writer has been idle `idleDelay`, it runs `idle` (the journal's fold).
 ///
 /// Changes are numbered by the store (under its lock, with the snapshot they belong to). A
 /// caller that must not speak before its change is safe asks `whenDurable`: its closure runs
 /// once every change made so far is on disk — on the writer thread, so no worker waits.
-final class SessionCommitter: Sendable {
-    /// The sessions as of change number `sequence`, encoded; nil bytes when encoding failed.
-    typealias Snapshot = @Sendable () -> (sequence: UInt64, bytes: [UInt8]?)
-    /// Replaces the file with the bytes (fsync'd); throws what failed.
-    typealias Persist = @Sendable ([UInt8]) throws -> Void
+final class SessionCommitter<Round: Sendable>: Sendable {
+    /// What to write as of change number `sequence` (nil: nothing can be written).
+    typealias Snapshot = @Sendable () -> (sequence: UInt64, round: Round?)
+    /// Writes the round durably; throws what failed.
+    typealias Persist = @Sendable (Round) throws -> Void
 
     private let condition = NSCondition()
     /// Guarded by `condition`.
     private nonisolated(unsafe) var state = State()
     private let snapshot: Snapshot
     private let persist: Persist
+    private let idle: @Sendable () -> Void
+    /// How long the writer waits with nothing to write before `idle` runs, in seconds.
+    private let idleDelay: Double
     /// The file, as named in logs.
     private let fileShown: String
 
@@ -44,10 +48,15 @@ final class SessionCommitter: Sendable {
         var deliver: @Sendable () -> Void
     }
 
-    init(file: String, snapshot: @escaping Snapshot, persist: @escaping Persist) {
+    /// - Parameter idle: run on the writer thread after a round once no change came for
+    ///   `idleDelay` seconds, and at `finish` after the last round.
+    init(file: String, snapshot: @escaping Snapshot, persist: @escaping Persist,
+         idle: @escaping @Sendable () -> Void = {}, idleDelay: Double = 0.25) {
         self.fileShown = file
         self.snapshot = snapshot
         self.persist = persist
+        self.idle = idle
+        self.idleDelay = idleDelay
     }
 
     /// Starts the writer thread.
@@ -106,35 +115,62 @@ final class SessionCommitter: Sendable {
         var all = sigset_t()
         sigfillset(&all)
         pthread_sigmask(SIG_BLOCK, &all, nil)
-        while waitForWork() {
-            let began = ProcessInfo.processInfo.systemUptime
-            let (sequence, bytes) = snapshot()
-            if let bytes {
-                do {
-                    try persist(bytes)
-                } catch {
-                    // Replies are not held forever for a full disk: the failure is logged, the old file stays.
-                    Log.error("saving sessions to \(fileShown) failed (\(error)); the previous file is kept")
-                }
+        var idleDue = false
+        while true {
+            switch waitForWork(idleDue: idleDue) {
+            case .round:
+                writeRound()
+                idleDue = true
+            case .idle:
+                idle()
+                idleDue = false
+            case .stop:
+                if idleDue { idle() }
+                markFinished()
+                return
             }
-            markDurable(sequence, took: ProcessInfo.processInfo.systemUptime - began)
         }
     }
 
-    /// Waits until a change is pending (true) or the store is stopping with none left (false).
-    private func waitForWork() -> Bool {
+    private func writeRound() {
+        let began = ProcessInfo.processInfo.systemUptime
+        let (sequence, round) = snapshot()
+        if let round {
+            do {
+                try persist(round)
+            } catch {
+                // Replies are not held forever for a full disk: the failure is logged, the old file stays.
+                Log.error("saving sessions to \(fileShown) failed (\(error)); the previous file is kept")
+            }
+        }
+        markDurable(sequence, took: ProcessInfo.processInfo.systemUptime - began)
+    }
+
+    private enum Work { case round, idle, stop }
+
+    /// Waits until a change is pending (`.round`), `idleDelay` passed with none while `idleDue`
+    /// (`.idle`), or the store is stopping with none left (`.stop`).
+    private func waitForWork(idleDue: Bool) -> Work {
         condition.lock()
         defer { condition.unlock() }
+        let idleAt = Date(timeIntervalSinceNow: idleDelay)
         while state.changed <= state.durable {
-            if state.stopping {
-                state.finished = true
-                Log.info("session writer: \(state.rounds) write round(s) for \(state.changed) change(s), slowest \(Int(state.slowestRound * 1000)) ms")
-                condition.broadcast()
-                return false
+            if state.stopping { return .stop }
+            if idleDue {
+                if !condition.wait(until: idleAt) && state.changed <= state.durable && !state.stopping { return .idle }
+            } else {
+                condition.wait()
             }
-            condition.wait()
         }
-        return true
+        return .round
+    }
+
+    private func markFinished() {
+        condition.lock()
+        defer { condition.unlock() }
+        state.finished = true
+        Log.info("session writer: \(state.rounds) write round(s) for \(state.changed) change(s), slowest \(Int(state.slowestRound * 1000)) ms")
+        condition.broadcast()
     }
 
     /// Records that changes up to `sequence` are on disk and runs the deliveries now due, in order.

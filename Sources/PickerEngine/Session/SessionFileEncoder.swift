@@ -11,15 +11,22 @@ import Foundation
 struct SessionFileEncoder {
     private var entries: [String: (session: Session, json: [UInt8])] = [:]
 
-    /// The file's bytes for `sorted` (sessions in name order, as `SavedSessions.encode` takes them).
-    mutating func encode(_ sorted: [Session]) throws -> [UInt8] {
+    /// The file's bytes for `sorted` (sessions in name order, as `SavedSessions.encode` takes them)
+    /// naming the journal generation `journal`.
+    mutating func encode(_ sorted: [Session], journal: String? = nil) throws -> [UInt8] {
         guard !sorted.isEmpty else {
             entries = [:]
-            return try SavedSessions.encode([])
+            return try SavedSessions.encode([], journal: journal)
         }
         var kept: [String: (session: Session, json: [UInt8])] = [:]
         kept.reserveCapacity(sorted.count)
-        var file = Array(#"{\#n  "sessions" : [\#n"#.utf8)
+        var file = Array("{\n".utf8)
+        if let journal {
+            // Encoded as the whole-file encoder does: a JSON string (the generation is hex, but escape anyway).
+            let value = Array(try SavedSessions.prettyEncoder().encode(journal))
+            file += Array(#"  "journal" : "#.utf8) + value + Array(",\n".utf8)
+        }
+        file += Array(#"  "sessions" : [\#n"#.utf8)
         for (i, session) in sorted.enumerated() {
             let json: [UInt8]
             if let known = entries[session.name], known.session == session {

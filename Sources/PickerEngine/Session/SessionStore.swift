@@ -3,19 +3,22 @@ import PickerProtocol
 import PickerSystem
 import Synchronization
 
-/// All sessions, behind one lock, saved atomically to `sessions.json` in the state folder (see
-/// `AtomicFileWriter`) by one writer thread with group commit (`SessionCommitter`): a change is
+/// All sessions, behind one lock, saved in the state folder (`sessions.json` and its journal, see
+/// `SessionPersistence`) by one writer thread with group commit (`SessionCommitter`): a change is
 /// made in memory at once, and whoever must not answer before it is on disk asks `whenDurable`.
 /// A save that fails (a full disk) is logged; the previous file stays and the daemon goes on.
 public final class SessionStore: Sendable {
     private let table: SessionTable
     /// nil keeps sessions in memory only (no state folder, or one that was refused).
-    private let committer: SessionCommitter?
+    private let committer: SessionCommitter<SessionPersistence.Round>?
 
-    /// - Parameter stateDirectory: where `sessions.json` lives; nil keeps sessions in memory only.
-    ///   A folder that cannot be used safely (owned by another uid, a symlink) is logged and
-    ///   sessions are then kept in memory only.
-    public init(stateDirectory: String?) {
+    /// - Parameters:
+    ///   - stateDirectory: where `sessions.json` lives; nil keeps sessions in memory only.
+    ///     A folder that cannot be used safely (owned by another uid, a symlink) is logged and
+    ///     sessions are then kept in memory only.
+    ///   - foldAfterIdle: seconds without a change after which the journal is folded into
+    ///     `sessions.json` (tests set it).
+    public init(stateDirectory: String?, foldAfterIdle: Double = 0.25) {
         guard let path = stateDirectory else {
             Log.error("no state folder (neither XDG_STATE_HOME nor HOME is an absolute path, and no --state-dir): sessions are kept in memory only and will not survive a restart")
             table = SessionTable([:])
@@ -31,12 +34,17 @@ public final class SessionStore: Sendable {
             committer = nil
             return
         }
-        let table = SessionTable(SessionStore.load(folder))
+        let (persistence, restored) = SessionPersistence.open(folder)
+        let table = SessionTable(restored)
         self.table = table
-        let committer = SessionCommitter(
-            file: folder.path + "/" + SavedSessions.fileName,
-            snapshot: { table.encodedSnapshot() },
-            persist: { bytes in try folder.replace(SavedSessions.fileName, with: bytes) })
+        // The journal starts from a file holding everything restored (and a fresh generation).
+        persistence.foldJournal(table.sortedSessions())
+        let committer = SessionCommitter<SessionPersistence.Round>(
+            file: persistence.fileShown,
+            snapshot: { table.takeRound() },
+            persist: { round in try persistence.write(round) },
+            idle: { persistence.foldJournal(table.sortedSessions()) },
+            idleDelay: foldAfterIdle)
         self.committer = committer
         committer.start()
     }
@@ -72,7 +80,7 @@ public final class SessionStore: Sendable {
             let r = try body(&s)
             guard s != before else { return (r, nil) }
             t.sessions[name] = s
-            return (r, t.recordChange())
+            return (r, t.recordChange(name))
         }
         if let change { committer?.changed(change) }
         return result
@@ -99,7 +107,7 @@ public final class SessionStore: Sendable {
                 throw PickerError(.tooBusy, "too many sessions (limit 1024)")
             }
             t.sessions[session.name] = session
-            return t.recordChange()
+            return t.recordChange(session.name)
         }
         Log.info("session '\(session.name)' created (\(session.width)x\(session.height.map(String.init) ?? "-"))")
         committer?.changed(change)
@@ -108,7 +116,7 @@ public final class SessionStore: Sendable {
     public func remove(_ name: String) throws(PickerError) {
         let change = try table.state.withLock { (t) throws(PickerError) -> UInt64 in
             guard t.sessions.removeValue(forKey: name) != nil else { throw SessionStore.missing(name, t.sessions.count) }
-            return t.recordChange()
+            return t.recordChange(name)
         }
         Log.info("session '\(name)' closed")
         committer?.changed(change)
@@ -117,67 +125,47 @@ public final class SessionStore: Sendable {
     private static func missing(_ name: String, _ count: Int) -> PickerError {
         PickerError(.noSuchSession, "no session named '\(name)' (\(count) open)")
     }
-
-    // MARK: persistence
-
-    /// The valid sessions of the folder's `sessions.json`. A file that cannot be read as a whole
-    /// (torn, not JSON, a symlink, too big) never stops the daemon: it is moved aside for
-    /// inspection and the daemon starts with no sessions.
-    private static func load(_ folder: StateDirectory) -> [String: Session] {
-        let path = folder.path + "/" + SavedSessions.fileName
-        let problem: String
-        switch folder.read(SavedSessions.fileName, maxBytes: SavedSessions.maxFileBytes) {
-        case .missing:
-            return [:]
-        case .refused(let why):
-            problem = why
-        case .bytes(let bytes):
-            do {
-                let restored = try SavedSessions.decode(bytes, from: path)
-                Log.info("restored \(restored.count) session(s) from \(path)")
-                return restored
-            } catch {
-                problem = "\(error)"
-            }
-        }
-        let aside = SavedSessions.fileName + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-        do {
-            try folder.rename(SavedSessions.fileName, to: aside)
-            Log.error("session file \(path) is unreadable (\(problem)); moved aside to \(aside), starting with no sessions")
-        } catch {
-            Log.error("session file \(path) is unreadable (\(problem)) and cannot be moved aside (\(error)); starting with no sessions")
-        }
-        return [:]
-    }
 }
 
-/// The sessions and the number of the latest change, under one lock, so a snapshot and the
-/// change number it contains are always taken together.
+/// The sessions, the number of the latest change and the names changed since the last write
+/// round, under one lock, so a round and the change number it contains are always taken together.
 private final class SessionTable: Sendable {
     struct Table {
         var sessions: [String: Session]
         var changes: UInt64 = 0
+        /// Sessions changed, made or removed since the last round was taken.
+        var dirty: Set<String> = []
 
-        /// Numbers a change just made; the writer uses the number to tell who may now be answered.
-        mutating func recordChange() -> UInt64 {
+        /// Numbers a change to session `name` just made; the writer uses the number to tell who
+        /// may now be answered.
+        mutating func recordChange(_ name: String) -> UInt64 {
             changes += 1
+            dirty.insert(name)
             return changes
         }
     }
 
     let state: Mutex<Table>
-    /// The writer's alone (its own lock, never held with `state`): it re-encodes only changed sessions.
-    private let fileEncoder = Mutex(SessionFileEncoder())
 
     init(_ sessions: [String: Session]) {
         state = Mutex(Table(sessions: sessions))
     }
 
-    /// The sessions and the number of the last change they contain, encoded for the file.
-    /// Encoding runs outside the table's lock: only the copy is taken under it.
-    func encodedSnapshot() -> (sequence: UInt64, bytes: [UInt8]?) {
-        let (sessions, sequence) = state.withLock { t in (Array(t.sessions.values), t.changes) }
-        let sorted = sessions.sorted { $0.name < $1.name }
-        return (sequence, orLog("encoding sessions") { try fileEncoder.withLock { try $0.encode(sorted) } })
+    /// Every session in name order (a fold's content).
+    func sortedSessions() -> [Session] {
+        state.withLock { Array($0.sessions.values) }.sorted { $0.name < $1.name }
+    }
+
+    /// The next write round: every session and those changed since the last round, with the
+    /// number of the last change they contain. Only copies are taken under the lock.
+    func takeRound() -> (sequence: UInt64, round: SessionPersistence.Round?) {
+        let (all, dirty, sequence) = state.withLock { t in
+            defer { t.dirty = [] }
+            return (Array(t.sessions.values), t.dirty, t.changes)
+        }
+        let sorted = all.sorted { $0.name < $1.name }
+        let changed = sorted.filter { dirty.contains($0.name) }
+        let removed = dirty.subtracting(changed.map(\.name)).sorted()
+        return (sequence, SessionPersistence.Round(all: sorted, changed: changed, removed: removed))
     }
 }
