@@ -14,6 +14,7 @@ import time
 
 from bench_run import HERE, PANE, must
 from bench_support import Wire
+import synth_dng
 
 
 class MemoryScenarios:
@@ -33,6 +34,8 @@ class MemoryScenarios:
                             "import sys; sys.path.insert(0, sys.argv[1]); import pillow_worker as w; "
                             "w.fit(sys.argv[2], sys.argv[3], 600, 400)", HERE, big,
                             os.path.join(self.out, "mem-pil.png")]))
+
+        self.raw_memory_row(big)
 
         # --cache-mb 16: 200 different requests (12 camera files x 17 pane sizes), cache on.
         # One image's working set: the peak rise of the biggest of them (largest
@@ -61,16 +64,31 @@ class MemoryScenarios:
         self.mem.update(base16=base16, after200=after, one=one, requests=count, hwm200=vm(p.pid, "VmHWM"))
         self.stop_daemons()
 
-    def serve_one(self, name, extra):
-        """A fresh daemon serving three cold get-image of the 24 MP baseline JPEG, its workers
-        sampled from its start: the daemon's VmHWM and base, the workers' peak private memory."""
+    def raw_memory_row(self, big):
+        """Issue 27's 50 MB RAW: a DNG made from the 24 MP JPEG (its full-size preview) with 6000x4000
+        16-bit sensor data (synth_dng.py), in an album of its own for this row only."""
+        folder = os.path.join(self.lib, "rawbig")
+        os.makedirs(folder, exist_ok=True)
+        dng = synth_dng.make(big, os.path.join(folder, "big.dng"))
+        try:
+            self.mem_raw = self.serve_one("memraw", ["--no-prefetch"], album="rawbig", photo="big.dng")
+            self.mem_raw.update(file_mb=os.path.getsize(dng) / 1e6,
+                                vips=max_rss([self.vips, dng, "-s", f"{PANE[0]}x{PANE[1]}",
+                                              "-o", os.path.join(self.out, "mem-raw-vips.png")]))
+        finally:
+            os.unlink(dng)
+            os.rmdir(folder)
+
+    def serve_one(self, name, extra, album="big", photo="big_baseline.jpg"):
+        """A fresh daemon serving three cold get-image of one photo (the 24 MP baseline JPEG), its
+        workers sampled from its start: the daemon's VmHWM and base, the workers' peak private memory."""
         p, sock = self.start_daemon(name, extra=extra)
         base = vm(p.pid, "VmRSS")
         sampler = WorkerSampler(p.pid)
         sampler.start()
         must(self.ctl(sock, "session", "new", "--width", str(PANE[0]), "--height", str(PANE[1])))
-        must(self.ctl(sock, "select-album", "big"))
-        must(self.ctl(sock, "select-photo", "big_baseline.jpg"))
+        must(self.ctl(sock, "select-album", album))
+        must(self.ctl(sock, "select-photo", photo))
         for _ in range(3):
             must(self.ctl(sock, "-o", os.path.join(self.out, "mem.png"), "get-image", "--no-cache"))
         time.sleep(0.5)  # background work started by the requests (prefetch) is sampled too

@@ -96,12 +96,18 @@ public enum DecoderWorker {
         case .misbehave(let m): return try misbehave(m, photoName: job.photoName)
         case .unknown(let raw): throw PickerError(.internal, "\(job.photoName): decoder job kind \(raw) is unknown")
         }
+        // A RAW whose preview covers the plan: its start alone (`RAWPrefix`), the whole file if that fails.
+        if let prefix = RAWPrefix.length(fd: photo, fileBytes: job.fileBytes, plan: plan),
+           let image = try? InProcessDecoder.run(plan, bytes: try read(photo, job, count: prefix), photoName: job.photoName,
+                                                 maxPixels: job.maxPixels) {
+            return image
+        }
         return try InProcessDecoder.run(plan, bytes: try read(photo, job), photoName: job.photoName, maxPixels: job.maxPixels)
     }
 
-    private static func read(_ photo: Int32, _ job: DecodeMessages.Job) throws(PickerError) -> [UInt8] {
+    private static func read(_ photo: Int32, _ job: DecodeMessages.Job, count: Int? = nil) throws(PickerError) -> [UInt8] {
         do throws(SystemError) {
-            return try FileSystem.read(photo, at: 0, count: job.fileBytes)
+            return try FileSystem.read(photo, at: 0, count: count ?? job.fileBytes)
         } catch {
             throw PickerError(.ioError, "cannot read photo '\(job.photoName)': \(error.errno)")
         }
