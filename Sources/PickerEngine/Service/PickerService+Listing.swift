@@ -7,13 +7,14 @@ extension PickerService {
     /// The session's selected album in the session's order.
     /// - Throws: `.nothingSelected` without an album; `.noSuchAlbum` when it is gone.
     func orderedAlbum(of session: Session) throws(PickerError) -> OrderedAlbum {
-        albumOrders.ordered(try selectedAlbum(of: session), session.order)
+        albumOrders.ordered(try selectedAlbum(of: session), session.order, filter: session.photoFilter)
     }
 
-    /// The album named `name` in `order`, if it exists (for resolving a stored session's state).
-    func orderedAlbum(named name: String, _ order: PhotoSortOrder) -> (index: Int, album: OrderedAlbum)? {
+    /// The album named `name` in `order` as `filter` shows it, if it exists (for resolving a
+    /// stored session's state).
+    func orderedAlbum(named name: String, _ order: PhotoSortOrder, filter: PhotoNameFilter) -> (index: Int, album: OrderedAlbum)? {
         guard let (i, album) = library.indexedAlbum(named: name) else { return nil }
-        return (i, albumOrders.ordered(album, order))
+        return (i, albumOrders.ordered(album, order, filter: filter))
     }
 
     /// Sets the session's photo order; a change is announced as a `photo` change (the current

@@ -321,7 +321,7 @@ public final class PickerService: Sendable {
         var photoName: String? = nil
         var photoIndex: Int? = nil
         var message = ""
-        if let name = s.album, let (i, album) = orderedAlbum(named: name, s.order) {
+        if let name = s.album, let (i, album) = orderedAlbum(named: name, s.order, filter: s.photoFilter) {
             albumIndex = i
             photoCount = album.count
             if let path = s.photo, let j = album.position(ofPhotoAt: path) {

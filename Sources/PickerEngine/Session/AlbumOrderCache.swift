@@ -11,6 +11,7 @@ final class AlbumOrderCache: Sendable {
     private struct Key: Hashable {
         var album: String
         var order: PhotoSortOrder
+        var filter: PhotoNameFilter
     }
 
     private struct Entry {
@@ -22,20 +23,25 @@ final class AlbumOrderCache: Sendable {
     private let capacity = 4
     private let entries = Mutex<[Key: Entry]>([:])
 
-    /// The album in `order`, sorting only when the album changed since it was last sorted.
-    func ordered(_ album: Album, _ order: PhotoSortOrder) -> OrderedAlbum {
-        if order == .name, !album.isAllPhotos { return OrderedAlbum(album: album, order: order, permutation: nil) }
-        let key = Key(album: album.name, order: order)
+    /// The album in `order`, only the photos `filter` admits, sorting (and filtering) only when
+    /// the album changed since it was last sorted.
+    func ordered(_ album: Album, _ order: PhotoSortOrder, filter: PhotoNameFilter = .all) -> OrderedAlbum {
+        if order == .name, !album.isAllPhotos, filter.isEmpty { return OrderedAlbum(album: album, order: order, permutation: nil) }
+        let key = Key(album: album.name, order: order, filter: filter)
         if let permutation = cached(key, album.photos) {
-            return OrderedAlbum(album: album, order: order, permutation: permutation)
+            return OrderedAlbum(album: album, order: order, filter: filter, permutation: permutation)
         }
         // Sorted outside the lock: other sessions' lookups do not wait behind a big sort.
-        let permutation = PhotoOrdering.permutation(of: album.photos, isAllPhotos: album.isAllPhotos, order: order)
+        var permutation = PhotoOrdering.permutation(of: album.photos, isAllPhotos: album.isAllPhotos, order: order)
+        if !filter.isEmpty {
+            let shown = permutation.map { $0.map(Int.init) } ?? Array(album.photos.indices)
+            permutation = shown.filter { filter.admits(album.photos[$0].fileName) }.map { Int32($0) }
+        }
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll() }
             entries[key] = Entry(source: album.photos, permutation: permutation)
         }
-        return OrderedAlbum(album: album, order: order, permutation: permutation)
+        return OrderedAlbum(album: album, order: order, filter: filter, permutation: permutation)
     }
 
     /// The permutation made from `photos`, if one is kept; `.some(nil)` means "the array's own order".

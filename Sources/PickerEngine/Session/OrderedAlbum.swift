@@ -1,17 +1,28 @@
 import PickerProtocol
 
-/// An album's photos in one session order: what a listing shows, so what an index means.
-/// Cheap to pass around: it shares the album's photo array and holds at most a permutation.
+/// An album's photos in one session order, and only those the session's filter admits: what a
+/// listing shows, so what an index means. Cheap to pass around: it shares the album's photo array
+/// and holds at most a permutation (of the admitted photos only, when a filter applies).
 public struct OrderedAlbum: Sendable {
     /// The album as the library holds it.
     public let album: Album
     /// The order its photos are shown in.
     public let order: PhotoSortOrder
-    /// Positions into `album.photos` in display order; nil when that is the album's own order.
+    /// The session's filter (`.all`: every photo).
+    public let filter: PhotoNameFilter
+    /// Positions into `album.photos` in display order; nil when that is the album's own order and
+    /// every photo is shown.
     let permutation: [Int32]?
 
-    /// Number of photos.
-    public var count: Int { album.photos.count }
+    init(album: Album, order: PhotoSortOrder, filter: PhotoNameFilter = .all, permutation: [Int32]?) {
+        self.album = album
+        self.order = order
+        self.filter = filter
+        self.permutation = permutation
+    }
+
+    /// Number of photos shown.
+    public var count: Int { permutation?.count ?? album.photos.count }
 
     /// The photo shown at 0-based `position` (must be in 0..<count).
     public subscript(position: Int) -> Photo {
@@ -41,7 +52,11 @@ public struct OrderedAlbum: Sendable {
     func photo(_ selector: Selector) throws(PickerError) -> Photo {
         switch selector {
         case .name(let name):
-            return try album.photo(named: name)
+            let photo = try album.photo(named: name)
+            guard filter.admits(photo.fileName) else {
+                throw PickerError(.noSuchPhoto, "'\(name)' in album '\(album.name)' is not among the photos this session shows (its filter: \(filter.patterns.joined(separator: " ")))")
+            }
+            return photo
         case .index(let index):
             guard index >= 1, index <= count else {
                 throw PickerError(.noSuchPhoto,

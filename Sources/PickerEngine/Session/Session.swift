@@ -25,9 +25,15 @@ public struct Session: Codable, Sendable, Equatable {
     /// How a client last finished the session (`SessionOutcome`'s raw value); nil while open. Any later
     /// change opens it again. Sessions saved before there was finishing decode as open.
     public var finished: UInt8?
+    /// The file-name globs of the photos this session shows (`PhotoNameFilter`: the portal's
+    /// `filters`); nil shows every photo, and a session without one is saved as before.
+    public var filter: [String]?
 
     /// The order listings, indexes, `next`/`prev` and the grid follow.
     public var order: PhotoSortOrder { sort ?? .name }
+
+    /// The photos listings, indexes, `next`/`prev` and the grid show.
+    public var photoFilter: PhotoNameFilter { PhotoNameFilter(filter ?? []) }
 
     /// Validates and creates a session (the rules are `SessionRules`).
     /// - Throws: `.outOfRange` for a pane outside 16…8192 px or a bad selection limit; `.invalidName` for a bad
@@ -48,6 +54,7 @@ public struct Session: Codable, Sendable, Equatable {
         selection = []
         sort = nil
         finished = nil
+        filter = nil
     }
 
     /// - Throws: `.outOfRange` naming the range.

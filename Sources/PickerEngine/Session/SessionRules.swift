@@ -63,6 +63,7 @@ public enum SessionRules {
             throw PickerError(.outOfRange, "selection of \(s.selection.count) photos exceeds its maximum of \(s.maxSelection)")
         }
         for path in s.selection { _ = try LibraryPath.validatedName(path, what: "photo") }
+        if let filter = s.filter { try PhotoNameFilter.validate(filter) }
     }
 
     /// C0 controls, DEL and C1 controls (U+0080…U+009F): the same set the text output escapes.
