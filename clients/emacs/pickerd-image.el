@@ -64,12 +64,22 @@ daemon draw them in one, and a row would wrap or misalign."
     (set-char-table-range table '(#x1FB00 . #x1FBFF) 1)
     (setq-local char-width-table table)))
 
-(defun pickerd-image-insert (format data)
-  "Insert DATA (the reply's bytes) of FORMAT (`png' or `symbols') at point."
+(defun pickerd-image--centred (image window)
+  "IMAGE with margins that put it in the middle of WINDOW's body.
+The daemon fits the picture to the body: one pair of margins is near zero."
+  (let* ((size (image-size image t))
+         (dx (max 0 (/ (- (window-body-width window t) (car size)) 2)))
+         (dy (max 0 (/ (- (window-body-height window t) (cdr size)) 2))))
+    (if (or (> dx 0) (> dy 0)) (append image (list :margin (cons dx dy))) image)))
+
+(defun pickerd-image-insert (format data &optional window)
+  "Insert DATA (the reply's bytes) of FORMAT (`png' or `symbols') at point.
+A picture is centred in WINDOW's body when WINDOW is given."
   (pcase format
     ('symbols (insert (pickerd-symbols-string data)))
     ((guard (and (display-images-p) (create-image data 'png t)))
-     (insert-image (create-image data 'png t)))
+     (let ((image (create-image data 'png t)))
+       (insert-image (if (window-live-p window) (pickerd-image--centred image window) image))))
     (_ (let ((size (pickerd-png-size data)))
          (insert (format "[PNG %dx%d, %d bytes: this display shows no images]"
                          (or (car size) 0) (or (cdr size) 0) (length data)))))))
@@ -80,7 +90,7 @@ daemon draw them in one, and a row would wrap or misalign."
     (with-current-buffer buffer
       (let ((inhibit-read-only t))
         (erase-buffer)
-        (if data (pickerd-image-insert format data)
+        (if data (pickerd-image-insert format data (get-buffer-window buffer))
           (insert (or note "(no photo selected)")))
         (goto-char (point-min))))))
 

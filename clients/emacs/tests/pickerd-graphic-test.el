@@ -87,11 +87,14 @@ The value must print readably (a window does not: ask for t or a list)."
 (defconst pickerd-graphic-test--shown-image
   "(let ((w (get-buffer-window \"*pickerd-image*\")))
      (when w (with-current-buffer \"*pickerd-image*\"
-       (let ((d (get-text-property (point-min) 'display)))
+       (let* ((d (get-text-property (point-min) 'display))
+              (margin (or (plist-get (cdr-safe d) :margin) '(0 . 0))))
          (when (eq (car-safe d) 'image)
-           (list (car (image-size d t)) (cdr (image-size d t))
-                 (window-body-width w t) (window-body-height w t)))))))"
-  "In the graphic Emacs: (IMAGE-W IMAGE-H PANE-W PANE-H) once the image pane shows a picture.")
+           (list (- (car (image-size d t)) (* 2 (car margin))) (- (cdr (image-size d t)) (* 2 (cdr margin)))
+                 (window-body-width w t) (window-body-height w t)
+                 (window-inside-absolute-pixel-edges w)))))))"
+  "In the graphic Emacs: (IMAGE-W IMAGE-H PANE-W PANE-H BODY-EDGES) once the image pane shows a picture.
+IMAGE-W and IMAGE-H are the picture's own size, without the margins that centre it.")
 
 (defun pickerd-graphic-test--screen-matches (display dir session)
   "Whether a screenshot of DISPLAY holds SESSION's picture as the daemon renders it (a PNG in DIR)."
@@ -112,11 +115,19 @@ The value must print readably (a window does not: ask for t or a list)."
       (message "screen match: %s" out)
       ;; As the sixel terminals' tests judge it: far closer than a flat colour, the same mean colour.
       (and (< mad (/ baseline 2.0)) (= 3 (length region)) (= 3 (length expected))
-           (cl-every (lambda (a b) (< (abs (- a b)) 12)) region expected)))))
+           (cl-every (lambda (a b) (< (abs (- a b)) 12)) region expected)
+           (cons (alist-get 'x match) (alist-get 'y match))))))
+
+(defun pickerd-graphic-test--centred (shown at)
+  "Whether the picture found on the screen AT (X . Y) sits in the middle of the body SHOWN names."
+  (cl-destructuring-bind (iw ih pw ph edges) shown
+    (let ((x (+ (nth 0 edges) (/ (- pw iw) 2))) (y (+ (nth 1 edges) (/ (- ph ih) 2))))
+      (message "picture at %s, centred would be (%d . %d)" at x y)
+      (and (<= (abs (- (car at) x)) 4) (<= (abs (- (cdr at) y)) 4)))))
 
 (defun pickerd-graphic-test--fits (shown)
   "Whether SHOWN (IMAGE-W IMAGE-H PANE-W PANE-H) is a picture fitted to its pane."
-  (cl-destructuring-bind (iw ih pw ph) shown
+  (cl-destructuring-bind (iw ih pw ph &rest _) shown
     (and (<= iw pw) (<= ih ph) (or (<= (- pw iw) 1) (<= (- ph ih) 1)))))
 
 (ert-deftest pickerd-pick-in-a-graphic-emacs-shows-the-photo-fitted-to-its-pane ()
@@ -165,7 +176,9 @@ The value must print readably (a window does not: ask for t or a list)."
                                    (and (= (alist-get 'width status) (nth 2 shown))
                                         (= (alist-get 'height status) (nth 3 shown)))))))
              (should (pickerd-graphic-test--fits shown))
-             (should (pickerd-graphic-test--screen-matches (cdr xvfb) dir session))
+             (let ((at (pickerd-graphic-test--screen-matches (cdr xvfb) dir session)))
+               (should at)
+               (should (pickerd-graphic-test--centred shown at)))
              ;; A bigger frame: the pane and the picture follow.
              (pickerd-graphic-test--ask server "(progn (set-frame-size (selected-frame) 190 55) t)")
              (let ((bigger (pickerd-graphic-test--wait
