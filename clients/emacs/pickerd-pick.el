@@ -86,13 +86,24 @@ called again while it is open, this focuses it."
      (pickerd--picker (user-error "pickerd: this buffer belongs to a picker of another frame"))
      (t (pickerd--picker-start)))))
 
+(defun pickerd--picker-origin ()
+  "The buffer the picks go to, and where: the current buffer at point.
+An internal buffer (its name starts with a space: `emacsclient --eval' runs
+in \" *server*\") stands for the selected window's buffer at its point."
+  (if (string-prefix-p " " (buffer-name))
+      (let ((window (selected-window)))
+        (cons (window-buffer window)
+              (with-current-buffer (window-buffer window) (copy-marker (window-point window) t))))
+    (cons (current-buffer) (copy-marker (point) t))))
+
 (defun pickerd--picker-start ()
   (let* ((picker nil)
+         (origin (pickerd--picker-origin))
          ;; The handshake too is answered in the filter: the requests below queue behind it.
          (conn (pickerd-connect nil (lambda (_ err) (when err (pickerd--picker-fail picker err))))))
     (setq picker (pickerd--make-picker :conn conn :session (pickerd-session-name)
-                                       :origin (current-buffer) :frame (selected-frame)
-                                       :origin-marker (copy-marker (point) t)
+                                       :origin (car origin) :frame (selected-frame)
+                                       :origin-marker (cdr origin)
                                        :windows (current-window-configuration)))
     (condition-case err
         (progn

@@ -166,6 +166,16 @@ are removed afterwards."
 				(should (equal (mapcar #'window-buffer (window-list)) (list origin)))
 				(should-not (frame-parameter nil 'pickerd-picker))))
 
+(ert-deftest pickerd-pick-from-emacsclient-inserts-into-the-buffer-on-screen ()
+  ;; `emacsclient --eval "(pickerd-pick)"' runs in the internal " *server*" buffer.
+  (pickerd-test-from-org-buffer "client"
+    (insert "before ")
+    (let ((picker (with-current-buffer (get-buffer-create " *server*") (pickerd-pick))))
+      (pickerd-test-picker-ready picker)
+      (should (eq (pickerd-picker-origin picker) origin))
+      (should (= (marker-position (pickerd-picker-origin-marker picker)) (with-current-buffer origin (point))))
+      (pickerd--picker-close picker))))
+
 (ert-deftest pickerd-pick-quit-restores-the-windows-exactly ()
   (pickerd-test-from-org-buffer "quit"
     (let* ((other (split-window-right))
