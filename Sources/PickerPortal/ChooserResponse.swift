@@ -13,13 +13,15 @@ public struct ChooserResponse: Equatable, Sendable {
 
     /// The picks that pass the plan's filters, in pick order, as `file://` URIs, with `current_filter`
     /// and `choices`; nothing left is a cancel (no photo was chosen).
-    public static func accepted(_ paths: [String], plan: PickPlan) -> ChooserResponse {
+    /// - Parameter values: each choice's value in the session when it was accepted, by id; a choice
+    ///   missing there (a daemon from before choices) answers its initial value.
+    public static func accepted(_ paths: [String], plan: PickPlan, values: [String: String] = [:]) -> ChooserResponse {
         let kept = passing(paths, plan: plan)
         if kept.isEmpty { return .cancel }
         var results: [(String, DBusValue)] = [("uris", .array(element: "s", kept.map { .string(FileURI.from(path: $0)) }))]
         if let filter = plan.replyFilter { results.append(("current_filter", filter.value)) }
         if !plan.choices.isEmpty {
-            results.append(("choices", .array(element: "(ss)", plan.choices.map { .structure([.string($0.id), .string($0.answer)]) })))
+            results.append(("choices", .array(element: "(ss)", plan.choices.map { .structure([.string($0.id), .string(values[$0.id] ?? $0.answer)]) })))
         }
         return ChooserResponse(code: success, results: .vardict(results))
     }

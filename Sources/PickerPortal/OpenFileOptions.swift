@@ -1,3 +1,5 @@
+import PickerProtocol
+
 /// The `options` of `OpenFile` (FileChooser version 3, plus version 4's `current_folder`), checked:
 /// a known key with the wrong type is an error naming it; unknown keys are ignored.
 public struct OpenFileOptions: Equatable, Sendable {
@@ -92,6 +94,11 @@ public struct Choice: Equatable, Sendable {
         if options.isEmpty && initial != "true" { return "false" }
         if !options.isEmpty && !options.contains(where: { $0.id == initial }) { return options[0].id }
         return initial
+    }
+
+    /// The choice as pickerd keeps it in the session, with its initial value (`answer`).
+    public var sessionChoice: SessionChoice {
+        SessionChoice(id: id, label: label, options: options.map { SessionChoice.Option(id: $0.id, label: $0.label) }, value: answer)
     }
 
     public static func == (a: Choice, b: Choice) -> Bool {

@@ -30,15 +30,42 @@ final class PickerdLink {
         return info.root
     }
 
-    /// Creates the request's session (one left by an earlier run under the same name is replaced).
+    /// Creates the request's session with the dialog's choices (one left by an earlier run under the same
+    /// name is replaced). Choices pickerd refuses (a label with control characters, too many) or cannot read
+    /// (a daemon from before them answers `malformed_frame`) are left out: the dialog still opens, and
+    /// answers their initial values.
     func openSession(_ plan: PickPlan) throws(ClientError) {
-        let new = NewSession(name: plan.session, width: 800, height: 600, maxSelection: plan.maxSelection, title: plan.title)
+        let new = NewSession(name: plan.session, width: 800, height: 600, maxSelection: plan.maxSelection, title: plan.title,
+                             choices: plan.choices.map(\.sessionChoice))
+        do throws(ClientError) {
+            try create(new)
+        } catch {
+            guard case .server(let e) = error, e.code == .invalidArgument || e.code == .malformedFrame, !new.choices.isEmpty else { throw error }
+            Log.error("portal: session \(plan.session) without its choices (pickerd: \(e.message)); they answer their initial values")
+            var plain = new
+            plain.choices = []
+            try create(plain)
+        }
+    }
+
+    private func create(_ new: NewSession) throws(ClientError) {
         do {
             _ = try call(.sessionNew(new))
         } catch {
             guard case .server(let e) = error, e.code == .sessionExists else { throw error }
-            _ = try call(.sessionClose(name: plan.session))
+            _ = try call(.sessionClose(name: new.name))
             _ = try call(.sessionNew(new))
+        }
+    }
+
+    /// The session's choices now, by id; empty when it has none or pickerd does not know choices.
+    func choiceValues(_ session: String) -> [String: String] {
+        do {
+            guard case .choices(let list) = try call(.choices(session: session)) else { return [:] }
+            return Dictionary(list.map { ($0.id, $0.value) }, uniquingKeysWith: { first, _ in first })
+        } catch {
+            Log.error("portal: reading the choices of \(session): \(error); answering their initial values")
+            return [:]
         }
     }
 

@@ -176,7 +176,8 @@ public final class PortalService {
             guard case .selection(let list) = try pickerd.call(.selection(session: request.plan.session)) else { return .ended }
             let paths = list.photos.map(\.absolutePath)
             RecentlyUsed.record(ChooserResponse.passing(paths, plan: request.plan), appID: request.appID)
-            return .accepted(paths, plan: request.plan)
+            let values = request.plan.choices.isEmpty ? [:] : pickerd.choiceValues(request.plan.session)
+            return .accepted(paths, plan: request.plan, values: values)
         } catch {
             Log.error("portal: reading the picks of \(request.plan.session): \(error)")
             return .ended

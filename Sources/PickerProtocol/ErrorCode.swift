@@ -26,6 +26,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CaseIter
     public static let outOfRange = ErrorCode(rawValue: 15)
     public static let selectionFull = ErrorCode(rawValue: 16)
     public static let invalidName = ErrorCode(rawValue: 17)
+    public static let noSuchChoice = ErrorCode(rawValue: 18)
 
     // Images
     public static let corruptImage = ErrorCode(rawValue: 20)
@@ -43,7 +44,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CaseIter
         (.tooBusy, "too_busy"), (.cancelled, "cancelled"), (.permissionDenied, "permission_denied"),
         (.noSuchSession, "no_such_session"), (.noSuchAlbum, "no_such_album"), (.noSuchPhoto, "no_such_photo"),
         (.nothingSelected, "nothing_selected"), (.sessionExists, "session_exists"), (.outOfRange, "out_of_range"),
-        (.selectionFull, "selection_full"), (.invalidName, "invalid_name"), (.corruptImage, "corrupt_image"),
+        (.selectionFull, "selection_full"), (.invalidName, "invalid_name"), (.noSuchChoice, "no_such_choice"),
+        (.corruptImage, "corrupt_image"),
         (.unsupportedImage, "unsupported_image"), (.imageTooLarge, "image_too_large"), (.ioError, "io_error"),
         (.internal, "internal"),
     ]

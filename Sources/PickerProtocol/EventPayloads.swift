@@ -37,9 +37,11 @@ public struct SessionChange: RawRepresentable, Hashable, Sendable, CaseIterable 
     public static let accepted = SessionChange(rawValue: 7)
     /// A client finished the session: the user cancelled (`sessionFinish`).
     public static let cancelled = SessionChange(rawValue: 8)
+    /// One of the session's choices took another value (`setChoice`); read them with `choices`.
+    public static let choice = SessionChange(rawValue: 9)
 
     /// The values this version knows.
-    public static let allCases: [SessionChange] = [.album, .photo, .selection, .paneSize, .closed, .created, .accepted, .cancelled]
+    public static let allCases: [SessionChange] = [.album, .photo, .selection, .paneSize, .closed, .created, .accepted, .cancelled, .choice]
 
     public var name: String {
         switch self {
@@ -51,6 +53,7 @@ public struct SessionChange: RawRepresentable, Hashable, Sendable, CaseIterable 
         case .created: return "created"
         case .accepted: return "accepted"
         case .cancelled: return "cancelled"
+        case .choice: return "choice"
         default: return "change-\(rawValue)"
         }
     }

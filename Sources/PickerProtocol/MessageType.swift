@@ -53,6 +53,11 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case cancelReply = 0x53
     /// Finishes a session as accepted or cancelled (answered by `sessionState`).
     case sessionFinish = 0x54
+    /// A session's choices and their values now (answered by `choicesReply`).
+    case choices = 0x56
+    case choicesReply = 0x57
+    /// Sets one of a session's choices (answered by `choicesReply`).
+    case setChoice = 0x58
 
     // Events: server-initiated, high bit set, never a reply.
     case sessionEvent = 0x80

@@ -117,12 +117,16 @@ public struct NewSession: Sendable, Equatable {
     public var maxSelection: Int?
     /// nil: "Photo Library". Wire: empty string.
     public var title: String?
-    public init(name: String, width: Int, height: Int?, maxSelection: Int? = nil, title: String? = nil) {
+    /// The toggles the host app asked for, with their initial values (extension tag 1; none: no area).
+    public var choices: [SessionChoice]
+    public init(name: String, width: Int, height: Int?, maxSelection: Int? = nil, title: String? = nil,
+                choices: [SessionChoice] = []) {
         self.name = name
         self.width = width
         self.height = height
         self.maxSelection = maxSelection
         self.title = title
+        self.choices = choices
     }
 }
 

@@ -17,5 +17,8 @@ extension ReplyDeclaration {
         ReplyDeclaration(type: .sessionClosed, encode: { reply, w in
             if case .sessionClosed(let name) = reply { w.string(name) }
         }, decode: { r throws(PickerError) in .sessionClosed(name: try r.string()) }),
+        ReplyDeclaration(type: .choicesReply, encode: { reply, w in
+            if case .choices(let list) = reply { SessionChoice.encode(list, into: &w) }
+        }, decode: { r throws(PickerError) in .choices(try SessionChoice.decodeList(from: &r)) }),
     ]
 }

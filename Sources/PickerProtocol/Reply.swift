@@ -18,6 +18,8 @@ public enum Reply: Sendable, Equatable {
     case subscribed(Subscription)
     /// Whether the request was still in flight (it then gets a `cancelled` error).
     case cancelReply(requestID: UInt32, found: Bool)
+    /// A session's choices with their values now (`choices`, `setChoice`).
+    case choices([SessionChoice])
 
     public var messageType: MessageType {
         switch self {
@@ -38,6 +40,7 @@ public enum Reply: Sendable, Equatable {
         case .thumbnails: return .thumbnailsReply
         case .subscribed: return .subscribed
         case .cancelReply: return .cancelReply
+        case .choices: return .choicesReply
         }
     }
 }

@@ -33,6 +33,10 @@ public enum Request: Sendable, Equatable {
     case cancel(requestID: UInt32)
     /// Finishes the session: the user accepted its picks or cancelled (announced as that session change).
     case sessionFinish(session: String, SessionOutcome)
+    /// The session's choices (toggles from the host app) with their values now.
+    case choices(session: String)
+    /// Sets choice `id` to `value` (one of its options' ids; `true`/`false` for a check box).
+    case setChoice(session: String, id: String, value: String)
 
     public var messageType: MessageType {
         switch self {
@@ -63,6 +67,8 @@ public enum Request: Sendable, Equatable {
         case .subscribe: return .subscribe
         case .cancel: return .cancel
         case .sessionFinish: return .sessionFinish
+        case .choices: return .choices
+        case .setChoice: return .setChoice
         }
     }
 
@@ -83,6 +89,7 @@ public enum Request: Sendable, Equatable {
         case .preview(let r): return r.session
         case .subscribe, .cancel: return nil
         case .sessionFinish(let s, _): return s
+        case .choices(let s), .setChoice(let s, _, _): return s
         }
     }
 }

@@ -8,14 +8,17 @@ extension RequestDeclaration {
             w.count(n.height ?? 0)
             w.u16(UInt16(clamping: n.maxSelection ?? 0))
             w.string(n.title ?? "")
+            n.extensions.encode(into: &w)
         }, decode: { r throws(PickerError) in
             let name = try r.string()
             let width = Int(try r.u32())
             let height = Int(try r.u32())
             let maxSel = Int(try r.u16())
             let title = try r.string()
+            let choices = try NewSession.choices(in: try ExtensionArea.decode(from: &r))
             return .sessionNew(NewSession(name: name, width: width, height: height == 0 ? nil : height,
-                                          maxSelection: maxSel == 0 ? nil : maxSel, title: title.isEmpty ? nil : title))
+                                          maxSelection: maxSel == 0 ? nil : maxSel, title: title.isEmpty ? nil : title,
+                                          choices: choices))
         }),
         RequestDeclaration(.sessionList, answer: .sessionListReply, .interactive, decode: { _ in .sessionList }),
         named(.sessionShow, answer: .sessionState) { .sessionShow(name: $0) },
@@ -36,6 +39,15 @@ extension RequestDeclaration {
                    read: { r throws(PickerError) in SessionOutcome(rawValue: try r.u8()) },
                    make: { .sessionFinish(session: $0, $1) },
                    value: { if case .sessionFinish(_, let o) = $0 { return o } else { return nil } }),
+        named(.choices, answer: .choicesReply) { .choices(session: $0) },
+        RequestDeclaration(.setChoice, answer: .choicesReply, .interactive, changesSession: true, encode: { request, w in
+            guard case let .setChoice(session, id, value) = request else { return }
+            w.string(session)
+            w.string(id)
+            w.string(value)
+        }, decode: { r throws(PickerError) in
+            .setChoice(session: try r.string(), id: try r.string(), value: try r.string())
+        }),
     ]
 
     /// A request whose whole payload is the session's name.

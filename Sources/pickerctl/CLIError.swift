@@ -50,7 +50,7 @@ struct CLIError: Error {
     static func exitCode(for code: ErrorCode) -> ExitCode {
         switch code {
         case .nothingSelected: return .nothingSelected
-        case .noSuchAlbum, .noSuchPhoto, .noSuchSession: return .notFound
+        case .noSuchAlbum, .noSuchPhoto, .noSuchSession, .noSuchChoice: return .notFound
         default: return .failure
         }
     }

@@ -16,7 +16,7 @@ let completionCommands: [CommandSpec] = [
 
 /// Not listed in --help: prints album names, or photo names of the session's album, one per line.
 let hiddenCompleteCommand = CommandSpec(words: ["__complete"], summary: "names for shell completion",
-                                        arguments: [ArgumentSpec(name: "WHAT", optional: false, help: "albums, photos or sessions")]) { inv throws(CLIError) in
+                                        arguments: [ArgumentSpec(name: "WHAT", optional: false, help: "albums, photos, sessions or choices")]) { inv throws(CLIError) in
     switch inv.positional(0) {
     case "albums":
         guard case .albums(let albums) = try inv.call(.albums) else { return }
@@ -27,8 +27,11 @@ let hiddenCompleteCommand = CommandSpec(words: ["__complete"], summary: "names f
     case "sessions":
         guard case .sessionList(let list) = try inv.call(.sessionList) else { return }
         Completions.printNames(list.map(\.name))
+    case "choices":
+        guard case .choices(let list) = try inv.call(.choices(session: inv.session)) else { return }
+        Completions.printNames(list.map(\.id))
     default:
-        throw .usage("__complete albums|photos|sessions")
+        throw .usage("__complete albums|photos|sessions|choices")
     }
 }
 

@@ -17,6 +17,8 @@ enum ErrorHints {
             return "`pickerctl albums` lists them"
         case .noSuchPhoto:
             return "`pickerctl photos` lists them"
+        case .noSuchChoice:
+            return "`pickerctl choices` lists them"
         case .tooBusy where error.message.hasPrefix("too many sessions"):
             return "close some with `pickerctl session close`"
         default:

@@ -35,7 +35,7 @@ let navigationCommands: [CommandSpec] = [
     CommandSpec(words: ["prev"], summary: "move to the previous photo in the album") { inv throws(CLIError) in
         try printSession(try inv.call(.stepPhoto(session: inv.session, .previous)), inv)
     },
-    CommandSpec(words: ["status"], summary: "title, message, album, current photo, pane size, selection count") { inv throws(CLIError) in
-        try printSession(try inv.call(.status(session: inv.session)), inv)
+    CommandSpec(words: ["status"], summary: "title, message, album, current photo, pane size, selection count, choices") { inv throws(CLIError) in
+        try printStatus(inv)
     },
 ]

@@ -8,7 +8,7 @@ import PickerSystem
 
 /// The whole command table, in the order `--help` lists it.
 let allCommands = daemonCommands + sessionCommands + navigationCommands + [getImageCommand, infoCommand] + libraryCommands
-    + photosCommands + selectionCommands + finishCommands + [thumbnailsCommand, previewCommand] + integrationCommands + [pickCommand] + portalCommands + completionCommands
+    + photosCommands + selectionCommands + finishCommands + choiceCommands + [thumbnailsCommand, previewCommand] + integrationCommands + [pickCommand] + portalCommands + completionCommands
 
 let pickerctlVersion = Release.version
 

@@ -253,6 +253,10 @@ public final class PickerService: Sendable {
             return .image(try render(plan, cached: prepared.cached).answering(params.cells))
         case let .sessionFinish(name, outcome):
             return .session(try finish(name, outcome))
+        case .choices(let name):
+            return .choices(try choices(of: name))
+        case let .setChoice(name, id, value):
+            return .choices(try setChoice(name, id: id, value: value))
         case .subscribe, .cancel:
             // Connection-level: the server answers these itself.
             throw PickerError(.internal, "\(request.messageType) must be handled by the server")

@@ -28,6 +28,9 @@ public struct Session: Codable, Sendable, Equatable {
     /// The file-name globs of the photos this session shows (`PhotoNameFilter`: the portal's
     /// `filters`); nil shows every photo, and a session without one is saved as before.
     public var filter: [String]?
+    /// The host app's toggles (the portal's `choices`) with their values now; nil when it asked for none,
+    /// so a session without any is saved as before.
+    public var choices: [SessionChoice]?
 
     /// The order listings, indexes, `next`/`prev` and the grid follow.
     public var order: PhotoSortOrder { sort ?? .name }
@@ -44,6 +47,7 @@ public struct Session: Codable, Sendable, Equatable {
         let maxSel = request.maxSelection ?? Session.defaultMaxSelection
         try SessionRules.validate(maxSelection: maxSel)
         if let title = request.title { try SessionRules.validate(title: title) }
+        try ChoiceRules.validate(request.choices)
         name = request.name
         title = request.title ?? Session.defaultTitle
         width = request.width
@@ -55,6 +59,7 @@ public struct Session: Codable, Sendable, Equatable {
         sort = nil
         finished = nil
         filter = nil
+        choices = request.choices.isEmpty ? nil : request.choices
     }
 
     /// - Throws: `.outOfRange` naming the range.

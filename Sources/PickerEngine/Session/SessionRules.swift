@@ -64,6 +64,7 @@ public enum SessionRules {
         }
         for path in s.selection { _ = try LibraryPath.validatedName(path, what: "photo") }
         if let filter = s.filter { try PhotoNameFilter.validate(filter) }
+        if let choices = s.choices { try ChoiceRules.validate(choices) }
     }
 
     /// C0 controls, DEL and C1 controls (U+0080…U+009F): the same set the text output escapes.
