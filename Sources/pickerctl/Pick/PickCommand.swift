@@ -52,6 +52,8 @@ let pickCommand = CommandSpec(
                           arrows then move the view by half a screen, n p still step
           i               the current photo's details (camera, lens, exposure, date, size, format) on the
                           top line instead of the message, following the photo; i again: off
+          1-9             the app's choices (pickerd-portal's check boxes and lists, shown in the status row as
+                          "1 [x] Compress  2 Encoding: UTF-8"): a check box on/off, a list to its next option
           ?               every key on one screen; any key closes it
           Esc q Ctrl-C    cancel (exit 3)
           mouse           click selects, wheel scrolls

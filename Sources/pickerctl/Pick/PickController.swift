@@ -132,6 +132,12 @@ final class PickController {
                 model.notice = error.message  // e.g. a broken photo cannot be picked
             }
             try refreshSelection()
+        case let .setChoice(id, value):
+            do throws(CLIError) {
+                model.choices = try daemon.setChoice(id: id, value: value)
+            } catch where error.exitCode != .unreachable {
+                model.notice = error.message
+            }
         case .accept: outcome = .accepted(try acceptedPhotos(), maxSelection: model.session.maxSelection)
         case .cancel: outcome = .cancelled
         case .redraw: break
@@ -169,6 +175,7 @@ final class PickController {
             takeSession(state)
             if albumChanged { try reloadPhotos() }
             if change == .selection { try refreshSelection() }
+            if change == .choice { model.choices = try daemon.choices() }
         }
         // Another client may have made a photo current beyond the pages loaded so far.
         if let index = model.session.photoIndex { try PhotoPaging.load(&model, count: index, from: daemon) }
@@ -300,6 +307,7 @@ final class PickController {
         model.albums.replace(try daemon.albums()) { [album = model.session.album] in $0.name == album }
         try reloadPhotos()
         try refreshSelection()
+        model.choices = try daemon.choices()
     }
 
     private func reloadPhotos() throws(CLIError) {

@@ -106,6 +106,26 @@ final class PickDaemon {
         }
     }
 
+    /// The session's choices; none from a daemon that does not know them (`unknown_message_type`).
+    func choices() throws(CLIError) -> [SessionChoice] {
+        let reply: Reply
+        do {
+            reply = try pipeline.call(.choices(session: session))
+        } catch {
+            if case .server(let e) = error, e.code == .unknownMessageType { return [] }
+            throw PickDaemon.cliError(error)
+        }
+        guard case .choices(let list) = reply else { throw unexpected(reply) }
+        return list
+    }
+
+    /// Sets one choice; the session's choices after it.
+    func setChoice(id: String, value: String) throws(CLIError) -> [SessionChoice] {
+        let reply = try call(.setChoice(session: session, id: id, value: value))
+        guard case .choices(let list) = reply else { throw unexpected(reply) }
+        return list
+    }
+
     func selection() throws(CLIError) -> SelectionList {
         let reply = try call(.selection(session: session))
         guard case .selection(let list) = reply else { throw unexpected(reply) }

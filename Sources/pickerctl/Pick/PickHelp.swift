@@ -17,6 +17,7 @@ enum PickHelp {
             ("p", "the current photo full-screen: n \(g.right) / p \(g.left) step through the album, Space picks,"),
             ("", "z 1:1 on / off (then h j k l or the arrows move the view), Esc (q, Enter) returns to where you were"),
             ("i", "the photo's details (camera, lens, exposure, date, size, format) on the top line, on / off"),
+            ("1-9", "the app's choices in the status row: a check box on / off, a list to its next option"),
             ("?", "this help; any key closes it"),
             ("Esc  q  Ctrl-C", "cancel (exit 3)"),
             ("mouse", "click selects, wheel scrolls"),

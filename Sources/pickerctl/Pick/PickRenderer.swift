@@ -14,8 +14,9 @@ struct PickRenderer {
     private var last: [Int: ScreenRow] = [:]
 
     /// The bottom row's key help.
-    static func help(_ g: PickGlyphs) -> String {
-        "\(g.pair(g.up, g.down)) jk move  \(g.pair(g.left, g.right)) Tab pane  Enter open/accept  Space pick  / filter  g grid  p preview  ? help  Esc q cancel"
+    static func help(_ g: PickGlyphs, choices: Bool = false) -> String {
+        "\(g.pair(g.up, g.down)) jk move  \(g.pair(g.left, g.right)) Tab pane  Enter open/accept  Space pick  / filter  g grid  p preview"
+            + (choices ? "  1-9 choice" : "") + "  ? help  Esc q cancel"
     }
     static let syncBegin = "\u{1b}[?2026h"
     static let syncEnd = "\u{1b}[?2026l"
@@ -63,7 +64,7 @@ struct PickRenderer {
             rows[albums.row + r] = ScreenRow(column: 0, text: albumCell + "\u{1b}[0m" + g.bar + photoCell + "\u{1b}[0m" + g.bar)
         }
         rows[layout.statusRow] = ScreenRow(column: 0, text: status(model, layout.columns, graphics: graphics, g))
-        rows[layout.helpRow] = ScreenRow(column: 0, text: "\u{1b}[2m" + fit(help(g), layout.columns, g))
+        rows[layout.helpRow] = ScreenRow(column: 0, text: "\u{1b}[2m" + fit(help(g, choices: !model.choices.isEmpty), layout.columns, g))
         return rows
     }
 
@@ -133,6 +134,7 @@ struct PickRenderer {
 
     private static func status(_ model: PickerModel, _ width: Int, graphics: GraphicsKind, _ g: PickGlyphs) -> String {
         var left = model.pickCountText
+        if !model.choices.isEmpty { left += "   " + model.choicesText }
         if model.filterEditing { left += "   filter: /" + shown(model.currentFilter) + g.caret }
         // A notice can quote a file name (a refusal for a broken photo): escaped like every name.
         if !model.notice.isEmpty { left += "   " + g.message(shown(model.notice)) }

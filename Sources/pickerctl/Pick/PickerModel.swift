@@ -5,6 +5,8 @@ enum PickAction: Equatable {
     case openAlbum(index: Int)
     case selectPhoto(index: Int)
     case togglePhoto(index: Int)
+    /// Set one of the session's choices (keys 1-9).
+    case setChoice(id: String, value: String)
     case accept
     case cancel
     /// Redraw the lists only.
@@ -47,6 +49,8 @@ struct PickerModel {
     var pictureRevision = 0
     /// Picked photos' paths (relative to the library root), in pick order.
     var picks: [String] = []
+    /// The host app's toggles (the portal's `choices`), shown in the status row; keys 1-9 change them.
+    var choices: [SessionChoice] = []
     /// A one-line note for the status row (refusals, errors); cleared by the next key.
     var notice = ""
     /// Columns of the thumbnail grid (from the daemon's geometry), for ↑/↓ in the grid.
@@ -100,6 +104,7 @@ struct PickerModel {
         case .character("?"):
             helpShown = true
             return [.redrawAll]
+        case .character(let c) where ("1"..."9").contains(c): return changeChoice(key: c)
         case let .click(column, row): return click(column: column, row: row, layout: layout)
         case let .wheel(up, column, row): return wheel(up: up, column: column, row: row, layout: layout)
         default: return []
