@@ -41,9 +41,9 @@ import Testing
     }
 
     @Test func sessionChangeNumbersAreTheDocumentedOnes() {
-        #expect(SessionChange.allCases.map(\.rawValue) == [1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(SessionChange.allCases.map(\.rawValue) == [1, 2, 3, 4, 5, 6, 7, 8, 9])
         #expect(SessionChange.allCases.map(\.name) == ["album", "photo", "selection", "pane_size", "closed", "created",
-                                                         "accepted", "cancelled"])
+                                                         "accepted", "cancelled", "choice"])
     }
 
     @Test func sessionEventIsAChangeByteThenTheSessionStatePayload() {
@@ -62,7 +62,7 @@ import Testing
     }
 
     /// A change value a newer server sends is kept, named `change-N`, and encodes back the same.
-    @Test(arguments: [0, 9, 0x80, 0xFF] as [UInt8])
+    @Test(arguments: [0, 10, 0x80, 0xFF] as [UInt8])
     func unknownChangeByteIsKept(_ change: UInt8) throws {
         var payload = Event.session(.album, ReplyTests.fullSession).frame(subscriptionID: 1).payload
         payload[0] = change

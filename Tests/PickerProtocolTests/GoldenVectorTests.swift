@@ -165,7 +165,7 @@ import Testing
             let exit: String
             switch code {
             case .nothingSelected: exit = "3"
-            case .noSuchAlbum, .noSuchPhoto, .noSuchSession: exit = "4"
+            case .noSuchAlbum, .noSuchPhoto, .noSuchSession, .noSuchChoice: exit = "4"
             default: exit = "1"
             }
             #expect(row?.exit == exit, "pickerctl exit code for \(code.name)")

@@ -18,6 +18,12 @@ enum GoldenVectorValues {
         album: nil, albumIndex: nil, photo: nil, photoIndex: nil, photoCount: 0, message: "")
     static let picked = SelectedPhoto(album: "2024/Kyoto", name: "IMG_2.jpg", width: 4032, height: 3024,
                                       path: "2024/Kyoto/IMG_2.jpg", absolutePath: "/home/ann/Pictures/2024/Kyoto/IMG_2.jpg")
+    /// A host app's two choices: a check box, and a list of two options (PROTOCOL.md, `choicesReply`).
+    static let choices = [
+        SessionChoice(id: "compress", label: "Compress", value: "true"),
+        SessionChoice(id: "encoding", label: "Encoding", options: [.init(id: "utf8", label: "UTF-8"), .init(id: "latin1", label: "Latin-1")],
+                      value: "utf8"),
+    ]
     static let details: PhotoDetails = {
         var d = PhotoDetails(path: "2024/Kyoto/IMG_2.jpg", name: "IMG_2.jpg", format: .jpeg, width: 4032, height: 3024,
                              bytes: 3_100_000, date: 1_700_000_000, dateSource: .exif)
@@ -79,6 +85,10 @@ enum GoldenVectorValues {
         "subscribe id=33 end events": .request(.subscribe(Subscription(session: nil, library: false))),
         "cancel id=31": .request(.cancel(requestID: 20)),
         "sessionFinish id=34 accepted": .request(.sessionFinish(session: "main", .accepted)),
+        "choices id=36": .request(.choices(session: "main")),
+        "setChoice id=37": .request(.setChoice(session: "main", id: "encoding", value: "latin1")),
+        "choicesReply id=36": .reply(.choices(GoldenVectorValues.choices)),
+        "choicesReply id=38 none": .reply(.choices([])),
 
         "helloReply id=1": .reply(.hello(Capabilities(
             version: 1, serverVersion: Release.serverVersion, maxRequestFrame: 1 << 20, maxReplyFrame: 256 << 20,

@@ -36,7 +36,7 @@ import Testing
     @Test func readsDoNotChangeTheSession() {
         let changing = Set(RequestDeclaration.all.filter(\.changesSession).map(\.type))
         #expect(changing == [.sessionNew, .sessionResize, .sessionClose, .selectAlbum, .photos, .selectPhoto,
-                             .stepPhoto, .setSort, .toggle, .clearSelection, .sessionFinish])
+                             .stepPhoto, .setSort, .toggle, .clearSelection, .sessionFinish, .setChoice])
     }
 }
 

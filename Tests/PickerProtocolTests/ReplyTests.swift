@@ -16,6 +16,9 @@ import Testing
         photo: "Ω.webp", photoIndex: Int(UInt32.max), photoCount: Int(UInt32.max), message: "x")
 
     static let samples: [Reply] = [
+        .choices(GoldenVectorValues.choices),
+        .choices([]),
+        .choices([SessionChoice(id: "写真", label: "", options: [.init(id: "a", label: "")], value: "")]),
         .photoInfo(GoldenVectorValues.details),
         .photoInfo(PhotoDetails(path: "", name: "", format: PhotoFormat(rawValue: 42), width: 0, height: 0, bytes: 0,
                                 date: -1, dateSource: PhotoInfo.DateSource(rawValue: 7))),

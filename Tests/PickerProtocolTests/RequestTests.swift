@@ -70,6 +70,11 @@ import Testing
         .sessionFinish(session: "main", .accepted),
         .sessionFinish(session: "main", .cancelled),
         .sessionFinish(session: "main", SessionOutcome(rawValue: 9)),
+        .choices(session: "main"),
+        .setChoice(session: "main", id: "encoding", value: "latin1"),
+        .setChoice(session: "", id: "", value: ""),
+        .sessionNew(NewSession(name: "portal-app", width: 800, height: 600, maxSelection: 1, title: "Open",
+                               choices: GoldenVectorValues.choices)),
     ]
 
     @Test(arguments: samples)

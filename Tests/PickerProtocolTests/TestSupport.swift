@@ -64,12 +64,12 @@ let requestTypes: Set<MessageType> = [
     .hello, .ping, .libraryInfo, .scanProgress, .sessionNew, .sessionList, .sessionShow, .sessionResize, .sessionClose,
     .albums, .selectAlbum, .photos, .selectPhoto, .stepPhoto, .status, .getImage,
     .toggle, .selection, .clearSelection, .thumbnails, .preview, .subscribe, .cancel,
-    .setSort, .photosPage, .photoInfo, .sessionFinish,
+    .setSort, .photosPage, .photoInfo, .sessionFinish, .choices, .setChoice,
 ]
 let replyTypes: Set<MessageType> = [
     .helloReply, .error, .pong, .libraryInfoReply, .scanProgressReply, .sessionState, .sessionListReply, .sessionClosed,
     .albumsReply, .photosReply, .image, .selectionReply, .thumbnailsReply, .subscribed, .cancelReply,
-    .photosPageReply, .photoInfoReply,
+    .photosPageReply, .photoInfoReply, .choicesReply,
 ]
 /// Server-initiated frames (type ≥ 0x80): neither requests nor replies.
 let eventTypes: Set<MessageType> = [.sessionEvent, .libraryEvent, .libraryChangesEvent, .scanProgressEvent]

@@ -101,6 +101,23 @@ struct VectorAnnotation {
         }
     }
 
+    /// A list of session choices (`choicesReply`, `sessionNew`'s extension tag 1).
+    private mutating func choiceList() {
+        let n = num(4)
+        u32("choices")
+        for _ in 0..<n where pos < bytes.count {
+            string("id")
+            string("label")
+            let options = num(4)
+            u32("options") { $0 == 0 ? "a check box: true or false" : "" }
+            for _ in 0..<options where pos < bytes.count {
+                string("  option id")
+                string("  option label")
+            }
+            string("value")
+        }
+    }
+
     private mutating func selector() {
         let kind = num(1)
         u8("selector kind") { $0 == 1 ? "by name" : "by index" }
@@ -197,6 +214,14 @@ struct VectorAnnotation {
         case .sessionFinish:
             string("session")
             u8("outcome") { SessionOutcome(rawValue: UInt8(truncatingIfNeeded: $0)).name }
+        case .choices:
+            string("session")
+        case .setChoice:
+            string("session")
+            string("choice")
+            string("value")
+        case .choicesReply:
+            choiceList()
         case .sessionEvent:
             u8("change") { SessionChange(rawValue: UInt8(truncatingIfNeeded: $0)).name }
             session()
