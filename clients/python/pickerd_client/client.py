@@ -3,7 +3,7 @@ replies and reconnecting are ``connection``'s; a session's requests are ``sessio
 
 import time
 from collections import deque
-from typing import Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from . import wire
 from .connection import Connection, Pending
@@ -53,12 +53,16 @@ class Client(Connection):
 
     def create_session(self, name: str, width: int, height: Optional[int] = None,
                        max_selection: Optional[int] = None, title: Optional[str] = None,
-                       *, exist_ok: bool = False) -> "Session":
+                       *, exist_ok: bool = False, choices: Optional[List[Dict[str, Any]]] = None) -> "Session":
         """Create a session; returns its handle (``.state`` is the new state).
 
-        With ``exist_ok=True`` an existing session of that name is reused as it is."""
-        fields = {"name": name, "width": width, "height": height or 0, "max_selection": max_selection or 0,
-                  "title": title or ""}
+        With ``exist_ok=True`` an existing session of that name is reused as it is. ``choices`` are the
+        host app's toggles (dicts of ``id``, ``label``, ``options`` ``[{id, label}]``, ``value``; no options:
+        a check box, value ``"true"``/``"false"``), sent as sessionNew's extension tag 1."""
+        fields: Dict[str, Any] = {"name": name, "width": width, "height": height or 0, "max_selection": max_selection or 0,
+                                  "title": title or ""}
+        if choices:
+            fields["extensions"] = {wire.CHOICES_TAG: wire.encode_payload(T.CHOICES_REPLY, choices=list(choices))}
         try:
             state = self._call(T.SESSION_NEW, fields, SessionState.from_fields)
         except PickerError as e:

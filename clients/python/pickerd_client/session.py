@@ -1,7 +1,7 @@
 """Session: a handle on one daemon session; each method sends one request."""
 
 import struct
-from typing import TYPE_CHECKING, Any, Dict, Iterator, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from . import wire
 from .connection import Pending
@@ -45,6 +45,16 @@ class Session:
             raw = (f.get("extensions") or {}).get(wire.RAW_COMPANION_TAG)
             return dict(f, raw_companion=raw.decode("utf-8") if raw else None)
         return self._call(T.PHOTO_INFO, convert, photo=photo, extensions={wire.RAW_COMPANION_TAG: b""})
+
+    def choices(self) -> List[Dict[str, Any]]:
+        """The session's choices (the host app's toggles, PROTOCOL.md ``choices``) with their values
+        now: dicts of ``id``, ``label``, ``options`` (``[{id, label}]``; empty: a check box) and ``value``."""
+        return self._call(T.CHOICES, lambda f: f["choices"])
+
+    def set_choice(self, choice: str, value: str) -> List[Dict[str, Any]]:
+        """Set one choice to one of its options' ids (``"true"``/``"false"`` for a check box); the
+        choices after it. ``no_such_choice`` (18) for an id the session lacks."""
+        return self._call(T.SET_CHOICE, lambda f: f["choices"], choice=choice, value=value)
 
     def show(self) -> SessionState:
         return self._state_call(T.SESSION_SHOW)

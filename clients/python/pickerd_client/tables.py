@@ -73,6 +73,9 @@ class MessageType(enum.IntEnum):
     CANCEL = 0x52
     CANCEL_REPLY = 0x53
     SESSION_FINISH = 0x54
+    CHOICES = 0x56
+    CHOICES_REPLY = 0x57
+    SET_CHOICE = 0x58
     SESSION_EVENT = 0x80
     LIBRARY_EVENT = 0x81
     LIBRARY_CHANGES_EVENT = 0x82
@@ -99,6 +102,7 @@ class ErrorCode(enum.IntEnum):
     OUT_OF_RANGE = 15
     SELECTION_FULL = 16
     INVALID_NAME = 17
+    NO_SUCH_CHOICE = 18
     CORRUPT_IMAGE = 20
     UNSUPPORTED_IMAGE = 21
     IMAGE_TOO_LARGE = 22
@@ -137,7 +141,7 @@ PHOTO_FORMATS = {1: "jpeg", 2: "png", 3: "webp", 4: "heic", 5: "avif", 8: "gif",
 FORMAT_CODES = {"jpeg": 1, "jpg": 1, "png": 2, "webp": 3, "sixel": 6, "symbols": 7}
 TERMINAL_FORMATS = frozenset((Format.SIXEL, Format.SYMBOLS))
 MAX_CELLS = 1000                     # terminal cols and rows are each 1...1000
-SESSION_CHANGES = {1: "album", 2: "photo", 3: "selection", 4: "pane_size", 5: "closed", 6: "created", 7: "accepted", 8: "cancelled"}
+SESSION_CHANGES = {1: "album", 2: "photo", 3: "selection", 4: "pane_size", 5: "closed", 6: "created", 7: "accepted", 8: "cancelled", 9: "choice"}
 SORTS = {0: "name", 1: "date"}
 
 # --------------------------------------------------------------------------------------------
@@ -171,6 +175,12 @@ RAW_COMPANION_TAG = 1
 # preview's extension tag 2 (PROTOCOL.md, "Zoom (1:1)"): centre_x, centre_y u32 (millionths of the photo)
 # asks for 1:1; the image reply's tag 2 is the window: left, top, width, height, photo width, height (u32).
 ZOOM_TAG = 2
+# A session's choices (PROTOCOL.md, "choices"): the host app's toggles; no options is a check box
+# whose value is "true" or "false". sessionNew's extension tag 1 carries them (encoded as CHOICE_LIST).
+CHOICE = ("struct", (("id", "string"), ("label", "string"),
+                     ("options", ("list", ("struct", (("id", "string"), ("label", "string"))))), ("value", "string")))
+CHOICE_LIST: Fields = (("choices", ("list", CHOICE)),)
+CHOICES_TAG = 1
 # An EXIF rational: 0/0 is unknown.
 RATIONAL = ("struct", (("numerator", "u32"), ("denominator", "u32")))
 SESSION_ONLY: Fields = (("session", "string"),)
@@ -191,7 +201,7 @@ MESSAGES: Dict[int, Tuple[str, Fields]] = {
     T.SCAN_PROGRESS_REPLY: ("scanProgressReply", SCAN_PROGRESS),
     T.SESSION_NEW: ("sessionNew", (
         ("name", "string"), ("width", "u32"), ("height", "u32"), ("max_selection", "u16"),
-        ("title", "string"))),
+        ("title", "string"), ("extensions", "extensions"))),
     T.SESSION_STATE: ("sessionState", SESSION_STATE),
     T.SESSION_LIST: ("sessionList", ()),
     T.SESSION_LIST_REPLY: ("sessionListReply", (("sessions", ("list", ("struct", SESSION_STATE))),)),
@@ -262,6 +272,9 @@ MESSAGES: Dict[int, Tuple[str, Fields]] = {
     T.CANCEL: ("cancel", (("request_id", "u32"),)),
     T.CANCEL_REPLY: ("cancelReply", (("request_id", "u32"), ("found", "bool"))),
     T.SESSION_FINISH: ("sessionFinish", (("session", "string"), ("outcome", "u8"))),
+    T.CHOICES: ("choices", SESSION_ONLY),
+    T.CHOICES_REPLY: ("choicesReply", CHOICE_LIST),
+    T.SET_CHOICE: ("setChoice", (("session", "string"), ("choice", "string"), ("value", "string"))),
     T.SESSION_EVENT: ("sessionEvent", (("change", "u8"),) + tuple(SESSION_STATE)),
     T.LIBRARY_EVENT: ("libraryEvent", LIBRARY_INFO),
     T.LIBRARY_CHANGES_EVENT: ("libraryChangesEvent", (
@@ -271,6 +284,6 @@ MESSAGES: Dict[int, Tuple[str, Fields]] = {
 del T
 
 REQUEST_TYPES = frozenset(t for t in MESSAGES if t not in (
-    0x02, 0x03, 0x05, 0x07, 0x09, 0x11, 0x13, 0x19, 0x21, 0x25, 0x2F, 0x31, 0x33, 0x43, 0x47, 0x51, 0x53)
+    0x02, 0x03, 0x05, 0x07, 0x09, 0x11, 0x13, 0x19, 0x21, 0x25, 0x2F, 0x31, 0x33, 0x43, 0x47, 0x51, 0x53, 0x57)
     and not t & EVENT_BIT)
 MESSAGE_NAMES = {name: t for t, (name, _fields) in MESSAGES.items()}
