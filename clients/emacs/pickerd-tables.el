@@ -45,6 +45,11 @@ A `format' field of a payload is a number or one of these names (or `jpg').")
   "Photo (input) formats by number: what the library may hold.  The same
 numbering as `pickerd-formats' (PROTOCOL.md, \"Image formats\"); `heic',
 `avif', `gif', `jxl' and `raw' are decode-only, so never an output format.")
+(defconst pickerd--choice
+  '(struct ((id . string) (label . string)
+            (options . (list (struct ((id . string) (label . string)))))
+            (value . string)))
+  "One of a session's choices (PROTOCOL.md, choicesReply).")
 (defconst pickerd-max-cells 1000 "Terminal columns and rows are each 1...1000.")
 (defconst pickerd-raw-companion-tag 1
   "The extension tag of photoInfo's raw_companion (PROTOCOL.md).
@@ -154,6 +159,10 @@ of the RAW of a RAW+JPEG pair listed as this JPEG, empty for none.")
     (#x52 cancel ((request_id . u32)))
     (#x53 cancelReply ((request_id . u32) (found . bool)))
     (#x54 sessionFinish ((session . string) (outcome . u8)))
+    ;; A session's choices (the host app's toggles): no options is a check box, value "true"/"false".
+    (#x56 choices ,pickerd--session-only)
+    (#x57 choicesReply ((choices . (list ,pickerd--choice))))
+    (#x58 setChoice ((session . string) (choice . string) (value . string)))
     (#x80 sessionEvent ,(cons '(change . u8) pickerd--session-state))
     (#x81 libraryEvent ,pickerd--library-info)
     (#x82 libraryChangesEvent ((added . (list string)) (removed . (list string))
@@ -176,7 +185,7 @@ only when non-nil) or (range KIND LO HI)
 
 (defconst pickerd-request-types
   '(#x01 #x04 #x06 #x08 #x10 #x12 #x14 #x16 #x18 #x20 #x22 #x24 #x26 #x28 #x2a #x2c #x2e
-	 #x30 #x32 #x40 #x42 #x44 #x46 #x48 #x50 #x52 #x54)
+	 #x30 #x32 #x40 #x42 #x44 #x46 #x48 #x50 #x52 #x54 #x56 #x58)
   "The message types a client sends.")
 
 (defconst pickerd-error-names
@@ -184,13 +193,13 @@ only when non-nil) or (range KIND LO HI)
     (4 . unknown_message_type) (5 . handshake_required) (6 . invalid_argument) (7 . too_busy)
     (8 . cancelled) (9 . permission_denied) (10 . no_such_session) (11 . no_such_album)
     (12 . no_such_photo) (13 . nothing_selected) (14 . session_exists) (15 . out_of_range)
-    (16 . selection_full) (17 . invalid_name) (20 . corrupt_image) (21 . unsupported_image)
+    (16 . selection_full) (17 . invalid_name) (18 . no_such_choice) (20 . corrupt_image) (21 . unsupported_image)
     (22 . image_too_large) (23 . io_error) (99 . internal))
   "The protocol's stable error codes.
 A code not here is named `internal' (PROTOCOL.md).")
 
 (defconst pickerd-session-changes
-  '((1 . album) (2 . photo) (3 . selection) (4 . pane_size) (5 . closed) (6 . created) (7 . accepted) (8 . cancelled)))
+  '((1 . album) (2 . photo) (3 . selection) (4 . pane_size) (5 . closed) (6 . created) (7 . accepted) (8 . cancelled) (9 . choice)))
 
 (defun pickerd-error-name (code)
   "The name of error CODE, a symbol.

@@ -12,6 +12,7 @@ M.ERRORS = {
   [7] = 'too_busy', [8] = 'cancelled', [9] = 'permission_denied', [10] = 'no_such_session',
   [11] = 'no_such_album', [12] = 'no_such_photo', [13] = 'nothing_selected',
   [14] = 'session_exists', [15] = 'out_of_range', [16] = 'selection_full', [17] = 'invalid_name',
+  [18] = 'no_such_choice',
   [20] = 'corrupt_image', [21] = 'unsupported_image', [22] = 'image_too_large', [23] = 'io_error',
   [99] = 'internal',
 }
@@ -26,7 +27,7 @@ M.PHOTO_FORMATS = { [1] = 'jpeg', [2] = 'png', [3] = 'webp', [4] = 'heic', [5] =
   [9] = 'jxl', [10] = 'raw' }
 M.FORMAT_CODES = { jpeg = 1, jpg = 1, png = 2, webp = 3, sixel = 6, symbols = 7 }
 M.SESSION_CHANGES = { [1] = 'album', [2] = 'photo', [3] = 'selection', [4] = 'pane_size', [5] = 'closed',
-  [6] = 'created', [7] = 'accepted', [8] = 'cancelled' }
+  [6] = 'created', [7] = 'accepted', [8] = 'cancelled', [9] = 'choice' }
 
 -- A session change this client does not know reads as `change-N` (the state after it is still right).
 function M.change_name(n) return M.SESSION_CHANGES[n] or ('change-' .. tostring(n)) end
@@ -141,6 +142,13 @@ M.MESSAGES = {
   [0x52] = { 'cancel', { { 'request_id', 'u32' } }, request = true },
   [0x53] = { 'cancelReply', { { 'request_id', 'u32' }, { 'found', 'bool' } } },
   [0x54] = { 'sessionFinish', { { 'session', 'string' }, { 'outcome', 'u8' } }, request = true },
+  -- A session's choices (the host app's toggles): no options is a check box, value "true"/"false".
+  [0x56] = { 'choices', { { 'session', 'string' } }, request = true },
+  [0x57] = { 'choicesReply', { { 'choices', { 'list', { 'struct', {
+    { 'id', 'string' }, { 'label', 'string' },
+    { 'options', { 'list', { 'struct', { { 'id', 'string' }, { 'label', 'string' } } } } },
+    { 'value', 'string' } } } } } } },
+  [0x58] = { 'setChoice', { { 'session', 'string' }, { 'choice', 'string' }, { 'value', 'string' } }, request = true },
   [0x80] = { 'sessionEvent', with_change(SESSION_STATE) },
   [0x81] = { 'libraryEvent', LIBRARY_INFO },
   [0x82] = { 'libraryChangesEvent', {
