@@ -44,6 +44,33 @@ struct PortalFrontendTests {
         #expect(String(describing: results["current_filter"] ?? "").contains("*.png"), "\(answer)")
     }
 
+    /// Through the real frontend, a check box and a list: pick shows them in its status row, `1` ticks the
+    /// check box, a `pickerctl set-choice` from outside is followed on screen, `2` moves the list on, and the
+    /// app's Response carries those values, not the initial ones.
+    @Test func choicesChangedInPickAndByPickerctlComeBackInTheResponse() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        try await portal.startFrontend()
+        let client = try portal.openFile(["--frontend", "--choice", "resize=Resize=false",
+                                          "--choice", "format=Format=jpeg=jpeg:JPEG,png:PNG,webp:WebP"])
+        try await portal.waitForPick(showing: "1 [ ] Resize  2 Format: JPEG")
+        try await portal.press("1", thenShowing: "1 [x] Resize")
+        let sessions = try await daemon.ctl("session", "list").stdoutText
+        let session = try #require(sessions.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.hasPrefix("portal-") },
+                                   "the request's session in: \(sessions)")
+        let set = try await daemon.ctl(args: ["set-choice", "format", "png"], session: session)
+        #expect(set.exitCode == 0, "\(set)")
+        try await portal.waitForPick(showing: "2 Format: PNG")
+        try await portal.press("2", thenShowing: "2 Format: WebP")
+        // A single pick (no `multiple`): Space on the current photo accepts it.
+        try await portal.press("Tab", "Space")
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 0, "\(answer)\nfrontend:\n\(portal.frontendLog.suffix(2000))")
+        let results = answer["results"] as? [String: Any] ?? [:]
+        #expect(results["choices"] as? [[String]] == [["resize", "true"], ["format", "webp"]], "\(answer)")
+    }
+
     @Test func theAppsCloseReachesPickerdPortalAndEndsThePick() async throws {
         let daemon = try await LiveDaemon(library: library.url)
         defer { daemon.stopBlocking() }

@@ -91,6 +91,30 @@ struct PortalServedByClientTests {
         #expect((answer["results"] as? [String: Any])?["uris"] as? [String] == [library.uri("b.jpg")], "\(answer)")
     }
 
+    /// The app's choices (a check box and a list) become the session's; `pickerctl set-choice` changes them,
+    /// and the Response carries the values they have when the session is accepted, not the initial ones.
+    @Test func setChoiceChangesTheChoicesTheAnswerCarries() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon, terminal: "none")
+        let client = try portal.openFile(["--choice", "resize=Resize=true",
+                                          "--choice", "format=Format=jpeg=jpeg:JPEG,png:PNG,webp:WebP"])
+        let session = try await requestSession(daemon, portal)
+        let listed = try await daemon.ctl(args: ["choices"], session: session)
+        #expect(listed.stdoutText.contains("resize = true  Resize") && listed.stdoutText.contains("format = jpeg  Format  [*jpeg (JPEG)"),
+                "the app's choices are the session's: \(listed)\n\(portal.portalLog)")
+        for args in [["set-choice", "resize", "false"], ["set-choice", "format", "webp"], ["select-album", "Kyoto"],
+                     ["toggle", "a.jpg"], ["accept"]] {
+            let r = try await daemon.ctl(args: args, session: session)
+            #expect(r.exitCode == 0, "\(args): \(r)")
+        }
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 0, "\(answer)\n\(portal.portalLog)")
+        let results = answer["results"] as? [String: Any] ?? [:]
+        #expect(results["uris"] as? [String] == [library.uri("a.jpg")], "\(answer)")
+        #expect(results["choices"] as? [[String]] == [["resize", "false"], ["format", "webp"]], "\(answer)")
+    }
+
     @Test func cancelAnswersOne() async throws {
         let daemon = try await LiveDaemon(library: library.url)
         defer { daemon.stopBlocking() }

@@ -8,7 +8,7 @@ as one JSON line: {"response": N, "results": {...}} or {"error": NAME, "message"
     portal_client.py [--frontend] [--method M] [--handle PATH] [--title T] [--multiple] [--bad-multiple]
                      [--directory] [--current-name NAME]
                      [--filter NAME=KIND:PATTERN,...] [--current-filter NAME=KIND:PATTERN,...]
-                     [--choice ID=LABEL] [--current-folder DIR] [--close-when FILE]
+                     [--choice ID=LABEL[=INITIAL[=OPT:LABEL,...]]]... [--current-folder DIR] [--close-when FILE]
 """
 import argparse
 import json
@@ -33,6 +33,15 @@ def parse_filter(text):
     return dbus.Struct((name, dbus.Array(items, signature="(us)")), signature="sa(us)")
 
 
+def parse_choice(text):
+    """ID=LABEL (a check box), ID=LABEL=INITIAL, or ID=LABEL=INITIAL=OPT:OPTLABEL,... (a list)."""
+    parts = text.split("=", 3)
+    cid, label = parts[0], parts[1] if len(parts) > 1 else ""
+    initial = parts[2] if len(parts) > 2 else ""
+    options = [tuple(o.split(":", 1)) for o in parts[3].split(",")] if len(parts) > 3 else []
+    return dbus.Struct((cid, label, dbus.Array(options, signature="(ss)"), initial), signature="ssa(ss)s")
+
+
 def options(args):
     o = {}
     if args.multiple:
@@ -44,9 +53,7 @@ def options(args):
     if args.current_filter:
         o["current_filter"] = parse_filter(args.current_filter)
     if args.choice:
-        cid, _, label = args.choice.partition("=")
-        o["choices"] = dbus.Array([dbus.Struct((cid, label, dbus.Array([], signature="(ss)"), ""))],
-                                  signature="(ssa(ss)s)")
+        o["choices"] = dbus.Array([parse_choice(c) for c in args.choice], signature="(ssa(ss)s)")
     if args.directory:
         o["directory"] = dbus.Boolean(True)
     if args.current_name:
@@ -68,7 +75,7 @@ def main():
     parser.add_argument("--bad-multiple", action="store_true")
     parser.add_argument("--filter", action="append")
     parser.add_argument("--current-filter")
-    parser.add_argument("--choice")
+    parser.add_argument("--choice", action="append")
     parser.add_argument("--current-folder")
     parser.add_argument("--close-when")
     args = parser.parse_args()
