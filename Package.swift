@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "PickerDaemonTests", dependencies: ["PickerDaemon", "PickerProtocol"]),
         // pick's state machine, input parser and layout, without a terminal (@testable import pickerctl).
         .testTarget(name: "PickTests", dependencies: ["pickerctl", "PickerPortalRules", "PickerProtocol", "PickerSystem"]),
-        .testTarget(name: "PickerPortalTests", dependencies: ["PickerPortal", "PickerPortalRules"]),
+        .testTarget(name: "PickerPortalTests", dependencies: ["PickerPortal", "PickerPortalRules", "PickerProtocol"]),
         .testTarget(name: "EndToEndTests",
                     dependencies: ["PickerClient", "PickerProtocol", "PickerSystem", "PickerTestSupport"]),
     ]

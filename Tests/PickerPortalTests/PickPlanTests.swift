@@ -1,3 +1,4 @@
+import PickerProtocol
 import Testing
 @testable import PickerPortal
 
@@ -76,6 +77,24 @@ import Testing
         o.choices = [Choice(id: "resize", label: "Resize", options: [], initial: "")]
         let reply = ChooserResponse.accepted(["/a.jpg"], plan: try #require(plan(o)))
         #expect(reply.results.vardictEntries?["choices"] == .array(element: "(ss)", [.structure([.string("resize"), .string("false")])]))
+    }
+
+    /// The session's values when it was accepted win; a choice pickerd did not answer for keeps its initial one.
+    @Test func choicesAreAnsweredWithTheSessionsValuesWhenThereAreSome() throws {
+        var o = OpenFileOptions()
+        o.choices = [Choice(id: "resize", label: "Resize", options: [], initial: ""),
+                     Choice(id: "format", label: "Format", options: [("jpeg", "JPEG"), ("png", "PNG")], initial: "jpeg")]
+        let reply = ChooserResponse.accepted(["/a.jpg"], plan: try #require(plan(o)), values: ["format": "png"])
+        #expect(reply.results.vardictEntries?["choices"] == .array(element: "(ss)", [.structure([.string("resize"), .string("false")]),
+                                                                                   .structure([.string("format"), .string("png")])]))
+    }
+
+    /// What pickerd-portal gives the session: the choice with its initial answer as the value.
+    @Test func aChoiceBecomesTheSessionsWithItsAnswerAsTheValue() {
+        let box = Choice(id: "resize", label: "Resize", options: [], initial: "")
+        #expect(box.sessionChoice == SessionChoice(id: "resize", label: "Resize", value: "false"))
+        let list = Choice(id: "format", label: "Format", options: [("jpeg", "JPEG")], initial: "gif")
+        #expect(list.sessionChoice == SessionChoice(id: "format", label: "Format", options: [.init(id: "jpeg", label: "JPEG")], value: "jpeg"))
     }
 
     @Test func fileURIsEscapeWhatGLibEscapes() {
