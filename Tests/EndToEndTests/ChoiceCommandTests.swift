@@ -67,8 +67,9 @@ import Testing
         #expect(choices.map { $0["value"] as? String } == ["false", "latin1"], "\(statusJSON ?? [:])")
         #expect(choices.map { $0["check_box"] as? Bool } == [true, false])
 
-        // Saved with the session: a restarted daemon has the values the user set.
-        await daemon.stop()
+        // Saved with the session before set-choice answered: a daemon killed outright (no shutdown save)
+        // comes back with the values the user set.
+        await daemon.stop(signal: SIGKILL)
         try await daemon.start()
         let after = try await daemon.ctl("choices", "--json", session: "host")
         let values = (try JSONSerialization.jsonObject(with: after.stdout) as? [[String: Any]])?.map { $0["value"] as? String }
