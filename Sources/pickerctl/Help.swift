@@ -28,7 +28,11 @@ enum Help {
         var out = "Usage: \(c.usageLine)\n\n\(c.summary)\n"
         if !c.details.isEmpty { out += "\n\(c.details)\n" }
         if !c.arguments.isEmpty {
-            out += "\nArguments:\n" + c.arguments.map { "  \($0.name)  \($0.help)" }.joined(separator: "\n") + "\n"
+            // Names padded to the longest, so two arguments' words line up (`set-choice ID VALUE`).
+            let width = c.arguments.map(\.name.count).max() ?? 0
+            out += "\nArguments:\n" + c.arguments.map { a in
+                "  " + a.name + String(repeating: " ", count: width - a.name.count) + "  " + a.help
+            }.joined(separator: "\n") + "\n"
         }
         if !c.options.isEmpty { out += "\nOptions:\n" + optionLines(c.options) }
         out += "\nGlobal options:\n" + optionLines(globalOptions)
