@@ -115,6 +115,26 @@ struct PortalServedByClientTests {
         #expect(results["choices"] as? [[String]] == [["resize", "false"], ["format", "webp"]], "\(answer)")
     }
 
+    /// Choices pickerd refuses (here a label with an escape) do not lose the dialog: the session is made
+    /// without them (logged), and the Response carries their initial values.
+    @Test func choicesPickerdRefusesAreLeftOutAndAnswerTheirInitialValues() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon, terminal: "none")
+        let client = try portal.openFile(["--choice", "resize=Re\u{1b}[2Jsize=true"])
+        let session = try await requestSession(daemon, portal)
+        let listed = try await daemon.ctl(args: ["choices"], session: session)
+        #expect(listed.stdoutText.contains("no choices"), "\(listed)")
+        #expect(portal.portalLog.contains("without its choices"), "\(portal.portalLog)")
+        for args in [["select-album", "Kyoto"], ["select-photo", "a.jpg"], ["accept"]] {
+            let r = try await daemon.ctl(args: args, session: session)
+            #expect(r.exitCode == 0, "\(args): \(r)")
+        }
+        let answer = try await client.answer()
+        #expect(answer["response"] as? Int == 0, "\(answer)\n\(portal.portalLog)")
+        #expect((answer["results"] as? [String: Any])?["choices"] as? [[String]] == [["resize", "true"]], "\(answer)")
+    }
+
     @Test func cancelAnswersOne() async throws {
         let daemon = try await LiveDaemon(library: library.url)
         defer { daemon.stopBlocking() }
