@@ -60,6 +60,18 @@ public struct FileFilter: Equatable, Sendable {
         }
     }
 
+    /// The filter as file-name globs for the session (`NewSession.filter`), so pick and every client
+    /// see only the photos it passes: globs as they are, MIME types as their extensions' globs.
+    public var sessionGlobs: [String] {
+        patterns.flatMap { pattern -> [String] in
+            switch pattern {
+            case .glob(let glob): return [glob]
+            case .mime(let mime): return PhotoMIMETypes.globs(mime: mime)
+            case .unknown: return []
+            }
+        }
+    }
+
     /// Whether some photo pickerd could list passes this filter: a request whose filters all fail this
     /// asks for something that is not a photo.
     public var acceptsSomePhoto: Bool {

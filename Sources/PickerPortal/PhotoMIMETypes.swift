@@ -22,6 +22,16 @@ enum PhotoMIMETypes {
     /// tell whether it can pass a photo at all.
     static let sampleNames: [String] = Set(extensions.values.joined()).sorted().flatMap { ["photo.\($0)", "PHOTO.\($0.uppercased())"] }
 
+    /// The file-name globs (`fnmatch`, case-sensitive) that pass what `matches` passes for `mime`:
+    /// `*` for `image/*`, else one `*.[jJ][pP][gG]`-style glob an extension; none for an unknown type.
+    static func globs(mime: String) -> [String] {
+        let type = mime.lowercased()
+        if type == "image/*" || type == "*/*" { return ["*"] }
+        return (extensions[type] ?? []).map { ext in
+            "*." + ext.map { c in c.isLetter ? "[\(c)\(c.uppercased())]" : String(c) }.joined()
+        }
+    }
+
     /// `image/*` and `*/*` pass every photo; a known type passes its extensions; anything else none.
     static func matches(mime: String, fileName: String) -> Bool {
         let type = mime.lowercased()

@@ -12,6 +12,13 @@ public struct PickPlan: Equatable, Sendable {
     public var album: String?
     /// The filters a pick must pass to be returned (empty: any photo).
     public var filters: [FileFilter]
+    /// The same as the session's file-name globs: the photos pick and every client are shown (empty:
+    /// all; also when there would be more than pickerd takes, and the picks are filtered at the answer).
+    public var sessionFilter: [String] {
+        var seen: Set<String> = []
+        let globs = filters.flatMap(\.sessionGlobs).filter { seen.insert($0).inserted }
+        return globs.count <= 64 ? globs : []
+    }
     /// The reply's `current_filter`: the filter applied, when it is one.
     public var replyFilter: FileFilter?
     /// The reply's `choices`.

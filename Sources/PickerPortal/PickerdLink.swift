@@ -36,14 +36,16 @@ final class PickerdLink {
     /// answers their initial values.
     func openSession(_ plan: PickPlan) throws(ClientError) {
         let new = NewSession(name: plan.session, width: 800, height: 600, maxSelection: plan.maxSelection, title: plan.title,
-                             choices: plan.choices.map(\.sessionChoice))
+                             choices: plan.choices.map(\.sessionChoice), filter: plan.sessionFilter)
         do throws(ClientError) {
             try create(new)
         } catch {
-            guard case .server(let e) = error, e.code == .invalidArgument || e.code == .malformedFrame, !new.choices.isEmpty else { throw error }
-            Log.error("portal: session \(plan.session) without its choices (pickerd: \(e.message)); they answer their initial values")
+            guard case .server(let e) = error, e.code == .invalidArgument || e.code == .malformedFrame,
+                  !new.choices.isEmpty || !new.filter.isEmpty else { throw error }
+            Log.error("portal: session \(plan.session) without its choices and filter (pickerd: \(e.message)); the choices answer their initial values, the picks are filtered at the answer")
             var plain = new
             plain.choices = []
+            plain.filter = []
             try create(plain)
         }
     }

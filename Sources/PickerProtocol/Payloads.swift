@@ -119,14 +119,17 @@ public struct NewSession: Sendable, Equatable {
     public var title: String?
     /// The toggles the host app asked for, with their initial values (extension tag 1; none: no area).
     public var choices: [SessionChoice]
+    /// File-name globs of the photos the session shows (extension tag 2; none: every photo).
+    public var filter: [String]
     public init(name: String, width: Int, height: Int?, maxSelection: Int? = nil, title: String? = nil,
-                choices: [SessionChoice] = []) {
+                choices: [SessionChoice] = [], filter: [String] = []) {
         self.name = name
         self.width = width
         self.height = height
         self.maxSelection = maxSelection
         self.title = title
         self.choices = choices
+        self.filter = filter
     }
 }
 

@@ -15,10 +15,10 @@ extension RequestDeclaration {
             let height = Int(try r.u32())
             let maxSel = Int(try r.u16())
             let title = try r.string()
-            let choices = try NewSession.choices(in: try ExtensionArea.decode(from: &r))
+            let area = try ExtensionArea.decode(from: &r)
             return .sessionNew(NewSession(name: name, width: width, height: height == 0 ? nil : height,
                                           maxSelection: maxSel == 0 ? nil : maxSel, title: title.isEmpty ? nil : title,
-                                          choices: choices))
+                                          choices: try NewSession.choices(in: area), filter: try NewSession.filter(in: area)))
         }),
         RequestDeclaration(.sessionList, answer: .sessionListReply, .interactive, decode: { _ in .sessionList }),
         named(.sessionShow, answer: .sessionState) { .sessionShow(name: $0) },

@@ -84,14 +84,37 @@ extension NewSession {
         /// The session's choices (`list<choice>`, each with its initial value). Unlike an ask it carries
         /// data; the reply has no entry (read them back with `choices`).
         public static let choices: UInt8 = 1
+        /// The session's photo filter (`list<string>`: file-name globs, case-sensitive `fnmatch`); like
+        /// `choices` it carries data and the reply has no entry.
+        public static let filter: UInt8 = 2
     }
 
-    /// The extension area this request carries: its choices, when it has any.
+    /// The extension area this request carries: its choices and its filter, when it has them.
     var extensions: ExtensionArea {
-        guard !choices.isEmpty else { return ExtensionArea() }
-        var w = ByteWriter()
-        SessionChoice.encode(choices, into: &w)
-        return ExtensionArea([.init(tag: Extension.choices, bytes: w.bytes)])
+        var entries: [ExtensionArea.Entry] = []
+        if !choices.isEmpty {
+            var w = ByteWriter()
+            SessionChoice.encode(choices, into: &w)
+            entries.append(.init(tag: Extension.choices, bytes: w.bytes))
+        }
+        if !filter.isEmpty {
+            var w = ByteWriter()
+            w.count(filter.count)
+            for pattern in filter { w.string(pattern) }
+            entries.append(.init(tag: Extension.filter, bytes: w.bytes))
+        }
+        return ExtensionArea(entries)
+    }
+
+    /// The filter of a decoded area (none when the tag is absent).
+    static func filter(in area: ExtensionArea) throws(PickerError) -> [String] {
+        guard let bytes = area.bytes(Extension.filter) else { return [] }
+        var r = ByteReader(bytes)
+        let n = try r.count(minElementSize: 4)
+        var patterns: [String] = []
+        for _ in 0..<n { patterns.append(try r.string()) }
+        try r.expectEnd()
+        return patterns
     }
 
     /// The choices of a decoded area (tags this version does not know are skipped).

@@ -13,6 +13,8 @@ let sessionCommands: [CommandSpec] = [
                           OptionSpec(name: "--title", valueName: "T", help: "title (default \"Photo Library\")"),
                           OptionSpec(name: "--sort", valueName: "name|date", help: "photo order (default name); see `pickerctl sort`",
                                      completion: .words(sortWords)),
+                          OptionSpec(name: "--filter", valueName: "GLOBS",
+                                     help: "show only photos whose file name matches one of these space-separated globs (case-sensitive: '*.png *.PNG')"),
                           OptionSpec(name: "--exist-ok", valueName: nil, help: "a session of that name already existing is not an error: it is shown, unchanged")],
                 details: "With --exist-ok, scripts can run `session new` every time: an existing session is left as it is\n(its pane size, title and picks are not changed) and printed, exit 0.") { inv throws(CLIError) in
         guard let width = try inv.paneSide("--width") else {
@@ -20,8 +22,10 @@ let sessionCommands: [CommandSpec] = [
         }
         let height = try inv.paneSide("--height")
         let maxSel = try inv.int("--max-selection", in: 1...1000)
+        let filter = inv.value("--filter").map { $0.split(separator: " ").map(String.init) } ?? []
+        if inv.value("--filter") != nil && filter.isEmpty { throw .usage("--filter needs at least one glob, such as '*.png'") }
         let params = NewSession(name: sessionArgument(inv), width: width, height: height, maxSelection: maxSel,
-                                title: inv.value("--title"))
+                                title: inv.value("--title"), filter: filter)
         let sort = inv.value("--sort")
         if let sort, sort != "name" && sort != "date" { throw .usage("--sort must be 'name' or 'date', not '\(sort)'") }
         // Version 1's sessionNew has no sort field: the order follows on the same connection, in order.

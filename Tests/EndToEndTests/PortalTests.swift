@@ -105,7 +105,7 @@ struct PortalTests {
         #expect(try await second.answer()["response"] as? Int == 1)
     }
 
-    @Test func aPNGFilterIsNamedInTheTitleAndOnlyPNGsComeBack() async throws {
+    @Test func aPNGFilterIsNamedInTheTitleAndOnlyPNGsAreOffered() async throws {
         let daemon = try await LiveDaemon(library: library.url)
         defer { daemon.stopBlocking() }
         let portal = try await PortalHarness(daemon: daemon)
@@ -114,16 +114,30 @@ struct PortalTests {
                                           "--choice", "resize=Resize"])
         let screen = try await portal.waitForPick(showing: "c.png")
         #expect(screen.hasPrefix("Upload photo (PNG)"), "\(screen)")
+        #expect(!screen.contains("a.jpg") && !screen.contains("b.jpg"), "only the PNG is offered: \(screen)")
+        // The session is the filter: every client of it is shown the PNG alone.
+        let listed = try await daemon.ctl("photos", session: "portal-org.example.App")
+        #expect(listed.exitCode == 0 && listed.stdoutText.contains("c.png") && !listed.stdoutText.contains(".jpg"), "\(listed)")
+        await #expect(try daemon.ctl("select-photo", "a.jpg", session: "portal-org.example.App").exitCode == 4)
         try await portal.press("Space", thenShowing: "1 of 1000 picked")
-        try await portal.press("End", thenShowing: "bytes, PNG")
-        try await portal.press("Space", thenShowing: "2 of 1000 picked")
         try await portal.press("Enter")
         let answer = try await client.answer()
         #expect(answer["response"] as? Int == 0, "\(answer)")
         let results = answer["results"] as? [String: Any] ?? [:]
-        #expect(results["uris"] as? [String] == [library.uri("c.png")], "a.jpg was picked but does not pass the filter: \(answer)")
+        #expect(results["uris"] as? [String] == [library.uri("c.png")], "\(answer)")
         #expect(String(describing: results["current_filter"] ?? "") .contains("*.PNG"), "\(answer)")
         #expect(String(describing: results["choices"] ?? "").contains("resize"), "\(answer)")
+    }
+
+    @Test func aMIMETypeFilterOffersThePhotosOfThatTypeInAnyCase() async throws {
+        let daemon = try await LiveDaemon(library: library.url)
+        defer { daemon.stopBlocking() }
+        let portal = try await PortalHarness(daemon: daemon)
+        let client = try portal.openFile(["--current-folder", kyoto, "--filter", "JPEG=1:image/jpeg"])
+        let screen = try await portal.waitForPick(showing: "a.jpg")
+        #expect(screen.contains("b.jpg") && !screen.contains("c.png"), "only the JPEGs are offered: \(screen)")
+        try await portal.press("Escape")
+        #expect(try await client.answer()["response"] as? Int == 1)
     }
 
     @Test func wrongTypedOptionsAreAnErrorAndTheServiceGoesOn() async throws {

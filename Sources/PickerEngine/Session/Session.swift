@@ -48,6 +48,7 @@ public struct Session: Codable, Sendable, Equatable {
         try SessionRules.validate(maxSelection: maxSel)
         if let title = request.title { try SessionRules.validate(title: title) }
         try ChoiceRules.validate(request.choices)
+        try PhotoNameFilter.validate(request.filter)
         name = request.name
         title = request.title ?? Session.defaultTitle
         width = request.width
@@ -58,7 +59,7 @@ public struct Session: Codable, Sendable, Equatable {
         selection = []
         sort = nil
         finished = nil
-        filter = nil
+        filter = request.filter.isEmpty ? nil : request.filter
         choices = request.choices.isEmpty ? nil : request.choices
     }
 
