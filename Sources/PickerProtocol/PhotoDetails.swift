@@ -39,11 +39,28 @@ public struct PhotoDetails: Sendable, Equatable {
     /// this one (a RAW+JPEG pair), "" when it has none; nil when the reply carries no entry (not
     /// asked, or a server from before the field).
     public var rawCompanion: String?
+    /// Extension tag 2, `animation`: the frames of an animated GIF, WebP or PNG (the first is the one
+    /// shown) and one pass's length; nil when the reply carries no entry or the picture is still.
+    public var animation: Animation?
+    /// Whether the reply carries the `animation` entry (it was asked and the server knows it), even
+    /// an empty one for a still picture.
+    public var answersAnimation = false
+
+    public struct Animation: Sendable, Equatable {
+        public var frames: Int
+        public var milliseconds: Int
+        public init(frames: Int, milliseconds: Int) {
+            self.frames = frames
+            self.milliseconds = milliseconds
+        }
+    }
 
     /// Tags of the reply's extension area; a request's entry of the same tag (empty) asks for it.
     public enum Extension {
         /// `raw_companion`: the RAW's relative path as UTF-8, the entry's whole bytes (none: length 0).
         public static let rawCompanion: UInt8 = 1
+        /// `animation`: `frames:u32 milliseconds:u32`; length 0 for a still picture.
+        public static let animation: UInt8 = 2
     }
 
     public init(path: String, name: String, format: PhotoFormat, width: Int, height: Int, bytes: Int64,
@@ -79,6 +96,14 @@ public struct PhotoDetails: Sendable, Equatable {
         w.bool(hasGPS)
         var area = ExtensionArea()
         if let rawCompanion { area.set(Extension.rawCompanion, Array(rawCompanion.utf8)) }
+        if let animation {
+            var entry = ByteWriter()
+            entry.count(animation.frames)
+            entry.count(animation.milliseconds)
+            area.set(Extension.animation, entry.bytes)
+        } else if answersAnimation {
+            area.set(Extension.animation, [])
+        }
         area.encode(into: &w)
     }
 
@@ -97,11 +122,20 @@ public struct PhotoDetails: Sendable, Equatable {
         d.colourProfile = try r.string()
         d.hasGPS = try r.bool()
         // Fields added later come in the extension area; tags this version does not know are skipped.
-        if let bytes = try ExtensionArea.decode(from: &r).bytes(Extension.rawCompanion) {
+        let area = try ExtensionArea.decode(from: &r)
+        if let bytes = area.bytes(Extension.rawCompanion) {
             guard let path = String(validating: bytes, as: UTF8.self) else {
                 throw PickerError(.malformedFrame, "raw_companion is not valid UTF-8")
             }
             d.rawCompanion = path
+        }
+        if let bytes = area.bytes(Extension.animation) {
+            d.answersAnimation = true
+            if !bytes.isEmpty {
+                var e = ByteReader(bytes)
+                d.animation = Animation(frames: Int(try e.u32()), milliseconds: Int(try e.u32()))
+                try e.expectEnd()
+            }
         }
         return d
     }

@@ -8,8 +8,8 @@ let infoCommand = CommandSpec(words: ["info"], summary: "a photo's date, camera,
             details: "Read from the index and the file's header, no decode. GPS says only whether the file holds a position,\nnever the position. A camera's RAW+JPEG pair is listed as its JPEG; \"RAW file\" names the RAW.\nExit code 3 when no photo is selected and none is named.") { inv throws(CLIError) in
     let index = try inv.int("--index", in: 1...Int(Int32.max))
     let photo: Selector? = inv.positional(0) == nil && index == nil ? nil : try inv.selector(what: "photo")
-    // Asks for the RAW companion; a daemon from before the field skips the ask and answers without it.
-    let asks = ExtensionArea([.init(tag: PhotoDetails.Extension.rawCompanion)])
+    // Asks for the RAW companion and the animation; a daemon from before a field skips its ask and answers without it.
+    let asks = ExtensionArea([.init(tag: PhotoDetails.Extension.rawCompanion), .init(tag: PhotoDetails.Extension.animation)])
     let reply = try inv.call(.photoInfo(session: inv.session, photo: photo, extensions: asks))
     guard case .photoInfo(let d) = reply else { throw unexpected(reply) }
     if inv.json {
@@ -40,6 +40,10 @@ enum InfoText {
             text("path", "Path", d.path),
             text("raw_companion", "RAW file", d.rawCompanion ?? ""),
             text("format", "Format", d.format.displayName),
+            Field(key: "frames", label: "Animation",
+                  text: d.animation.map { "\($0.frames) frames, \(decimal(Double($0.milliseconds) / 1000)) s (the first is shown)" },
+                  json: .optional(d.animation?.frames)),
+            Field(key: "duration_ms", label: "", text: nil, json: .optional(d.animation?.milliseconds)),
             Field(key: "width", label: "Size", text: "\(d.width)x\(d.height) px", json: .int(d.width)),
             Field(key: "height", label: "", text: nil, json: .int(d.height)),
             Field(key: "bytes", label: "File size", text: "\(d.bytes) bytes", json: .int(Int(d.bytes))),

@@ -23,6 +23,7 @@ public enum ImageFuzzEntry {
         // every format, and here the fuzzer reaches them without building a container.
         checkProfile(bytes, findings: &findings)
         guard let format = FormatSniffer.sniff(bytes) else { return findings }
+        checkAnimation(bytes, format: format, findings: &findings)
         let header = readHeader(bytes, format: format, findings: &findings)
         let declared = Int64(max(0, header.storedWidth)) * Int64(max(0, header.storedHeight))
         let cap = declared > Int64(daemonMaxPixels) ? daemonMaxPixels : fuzzMaxPixels
@@ -137,5 +138,14 @@ public enum ImageFuzzEntry {
         } catch {
             return error
         }
+    }
+
+    /// `photoInfo`'s animation walk (GIF blocks, WebP chunks, APNG chunks) on the same bytes: only an
+    /// animation of 2 frames and more, at most `maxFrames`, a non-negative length.
+    static func checkAnimation(_ bytes: [UInt8], format: PhotoFormat, findings: inout FuzzFindings) {
+        var source = InMemoryBytes(data: bytes)
+        guard let animation = AnimationReader.read(&source, format: format) else { return }
+        findings.expect((2...AnimationReader.maxFrames).contains(animation.frames), "animation of \(animation.frames) frames")
+        findings.expect(animation.milliseconds >= 0, "animation of \(animation.milliseconds) ms")
     }
 }

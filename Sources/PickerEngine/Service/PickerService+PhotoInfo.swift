@@ -12,7 +12,8 @@ extension PickerService {
                                    width: photo.header.displayWidth, height: photo.header.displayHeight,
                                    bytes: photo.byteSize, date: photo.dateSeconds,
                                    dateSource: photo.dateIsFromExif ? .exif : .modified)
-        let (camera, profile) = try PhotoDetailsReader.read(library.openPhoto(photo))
+        let open = try library.openPhoto(photo)
+        let (camera, profile) = try PhotoDetailsReader.read(open)
         details.cameraMake = camera.make
         details.cameraModel = camera.model
         details.lens = camera.lens
@@ -24,6 +25,12 @@ extension PickerService {
         details.colourProfile = profile
         if asked.contains(PhotoDetails.Extension.rawCompanion) {
             details.rawCompanion = library.snapshot.rawCompanion(of: photo)?.relativePath ?? ""
+        }
+        if asked.contains(PhotoDetails.Extension.animation) {
+            var source = HeaderBytes(fd: open.fd, size: Int(open.status.size))
+            details.answersAnimation = true
+            details.animation = AnimationReader.read(&source, format: photo.header.format)
+                .map { PhotoDetails.Animation(frames: $0.frames, milliseconds: $0.milliseconds) }
         }
         return details
     }
