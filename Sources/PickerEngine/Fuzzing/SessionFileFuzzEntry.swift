@@ -21,14 +21,7 @@ public enum SessionFileFuzzEntry {
             return findings
         }
         findings.expect(kept.count <= SavedSessions.maxSessions, "\(kept.count) sessions kept, over \(SavedSessions.maxSessions)")
-        for (name, session) in kept {
-            findings.expect(name == session.name, "session '\(session.name)' kept under '\(name)'")
-            do throws(PickerError) {
-                try SessionRules.validate(session)
-            } catch {
-                findings.expect(false, "session '\(session.name)' kept though \(error.message)")
-            }
-        }
+        expectRestorable(kept, &findings)
         do {
             let saved = try SavedSessions.encode(kept.values.sorted { $0.name < $1.name })
             let restored = try SavedSessions.decode(saved, from: path)
@@ -37,5 +30,18 @@ public enum SessionFileFuzzEntry {
             findings.expect(false, "the kept sessions do not save and restore: \(error)")
         }
         return findings
+    }
+
+    /// What every restored session must be, from the file or a journal record: keyed by its own
+    /// name and within `SessionRules`.
+    static func expectRestorable(_ kept: [String: Session], _ findings: inout FuzzFindings) {
+        for (name, session) in kept {
+            findings.expect(name == session.name, "session '\(session.name)' kept under '\(name)'")
+            do throws(PickerError) {
+                try SessionRules.validate(session)
+            } catch {
+                findings.expect(false, "session '\(session.name)' kept though \(error.message)")
+            }
+        }
     }
 }

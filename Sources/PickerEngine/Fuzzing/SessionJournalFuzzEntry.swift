@@ -29,14 +29,7 @@ public enum SessionJournalFuzzEntry {
             SavedSessions.keep(change.sessions, in: &kept, replacing: true, from: path)
             checkRewrite(change, number: UInt32(i + 1), generation: generation, &findings)
         }
-        for (name, session) in kept {
-            findings.expect(name == session.name, "session '\(session.name)' kept under '\(name)'")
-            do throws(PickerError) {
-                try SessionRules.validate(session)
-            } catch {
-                findings.expect(false, "session '\(session.name)' kept though \(error.message)")
-            }
-        }
+        SessionFileFuzzEntry.expectRestorable(kept, &findings)
         return findings
     }
 
