@@ -49,6 +49,9 @@ def find_testdata(arg):
     return folder
 
 
+CAMERA_PHOTOS = 3  # the fewest the groups below ask for by index
+
+
 def build_library(root, testdata):
     """Stable albums from files the manifest says decode; a Churn album for the vandal."""
     with open(os.path.join(testdata, "manifest.json")) as f:
@@ -71,6 +74,13 @@ def build_library(root, testdata):
         names = []
         for e in entries:
             name = os.path.basename(e["path"])
+            shutil.copyfile(os.path.join(testdata, e["path"]), os.path.join(d, name))
+            names.append(name)
+        # The disconnecters and non-readers ask for photos 1-3 of Camera: a clone without the full corpus
+        # (Tests/Fixtures holds one camera photo) gets distinct copies of what it has, not links.
+        for k in range(len(names), CAMERA_PHOTOS if album == "Camera" else 0):
+            e = entries[k % len(entries)]
+            name = f"copy{k}-" + os.path.basename(e["path"])
             shutil.copyfile(os.path.join(testdata, e["path"]), os.path.join(d, name))
             names.append(name)
         albums[album] = sorted(names)
