@@ -48,10 +48,6 @@ public enum ChoiceRules {
     }
 
     private static func validate(text: String, what: String, empty: Bool) throws(PickerError) {
-        guard empty || !text.isEmpty else { throw PickerError(.invalidArgument, "\(what) is empty") }
-        guard text.utf8.count <= maxTextBytes else { throw PickerError(.invalidArgument, "\(what) is longer than \(maxTextBytes) bytes") }
-        guard !text.unicodeScalars.contains(where: InertText.isControl) else {
-            throw PickerError(.invalidArgument, "\(what) must not contain control characters")
-        }
+        try SessionRules.validate(text: text, what: what, maxBytes: maxTextBytes, empty: empty)
     }
 }

@@ -32,12 +32,7 @@ public struct PhotoNameFilter: Sendable, Hashable {
             throw PickerError(.invalidArgument, "at most \(maxPatterns) filter patterns (got \(patterns.count))")
         }
         for pattern in patterns {
-            guard !pattern.isEmpty, pattern.utf8.count <= maxPatternBytes else {
-                throw PickerError(.invalidArgument, "a filter pattern must be 1…\(maxPatternBytes) bytes")
-            }
-            if let c = pattern.unicodeScalars.first(where: SessionRules.isControl) {
-                throw PickerError(.invalidArgument, "filter pattern must not contain control characters (found U+\(String(format: "%04X", c.value)))")
-            }
+            try SessionRules.validate(text: pattern, what: "filter pattern", maxBytes: maxPatternBytes, empty: false)
         }
     }
 }

@@ -24,10 +24,9 @@ final class SessionPersistence: Sendable {
         var needsFold = true
     }
 
-    /// What one write round saves: every session (name order) for a fold, and what changed
-    /// since the last round for a journal record.
+    /// What one write round saves: the sessions changed since the last round (name order) and the
+    /// names of those removed; a fold reads every session when it runs.
     struct Round: Sendable {
-        var all: [Session]
         var changed: [Session]
         var removed: [String]
     }
@@ -65,9 +64,10 @@ final class SessionPersistence: Sendable {
         Log.error("cannot make \(folder.path)/\(SessionJournal.fileName) (\(failure.map { "\($0)" } ?? "")); every session change rewrites \(SavedSessions.fileName)")
     }
 
-    /// Saves a round: a journal record, or a fold when there is no journal, it is full, or the
-    /// last fold failed. Throws what failed (the files then hold the state before the round).
-    func write(_ round: Round) throws {
+    /// Saves a round: a journal record, or a fold of `all` (every session now, taken only for a fold)
+    /// when there is no journal, it is full, or the last fold failed. Throws what failed (the files
+    /// then hold the state before the round).
+    func write(_ round: Round, all: @autoclosure () -> [Session]) throws {
         try state.withLock { (s: inout WriterState) throws in
             if !s.needsFold, var journal = s.journal {
                 defer { s.journal = journal }
@@ -77,7 +77,7 @@ final class SessionPersistence: Sendable {
                     Log.error("appending to \(folder.path)/\(SessionJournal.fileName) failed (\(error)); writing \(SavedSessions.fileName) instead")
                 }
             }
-            try Self.fold(&s, round.all, in: folder)
+            try Self.fold(&s, all(), in: folder)
         }
     }
 

@@ -24,11 +24,19 @@ public enum SessionRules {
     /// Titles: at most 256 bytes, no control characters (C0 such as ESC or newline, DEL, C1 such as U+009B).
     /// - Throws: `.invalidArgument` naming the rule (never echoing the title's bytes).
     public static func validate(title: String) throws(PickerError) {
-        guard title.utf8.count <= maxTitleBytes else {
-            throw PickerError(.invalidArgument, "title is longer than \(maxTitleBytes) bytes")
+        try validate(text: title, what: "title", maxBytes: maxTitleBytes, empty: true)
+    }
+
+    /// The rule for every text a client sets (titles, choice ids and labels, filter patterns): at most
+    /// `maxBytes`, no control characters, and not empty unless `empty`.
+    /// - Throws: `.invalidArgument` naming `what` and the rule (never echoing the text's bytes).
+    static func validate(text: String, what: String, maxBytes: Int, empty: Bool) throws(PickerError) {
+        guard empty || !text.isEmpty else { throw PickerError(.invalidArgument, "\(what) is empty") }
+        guard text.utf8.count <= maxBytes else {
+            throw PickerError(.invalidArgument, "\(what) is longer than \(maxBytes) bytes")
         }
-        if let bad = title.unicodeScalars.first(where: isControl) {
-            throw PickerError(.invalidArgument, "title must not contain control characters (found U+\(hex4(bad.value)))")
+        if let bad = text.unicodeScalars.first(where: isControl) {
+            throw PickerError(.invalidArgument, "\(what) must not contain control characters (found U+\(hex4(bad.value)))")
         }
     }
 

@@ -42,7 +42,7 @@ public final class SessionStore: Sendable {
         let committer = SessionCommitter<SessionPersistence.Round>(
             file: persistence.fileShown,
             snapshot: { table.takeRound() },
-            persist: { round in try persistence.write(round) },
+            persist: { round in try persistence.write(round, all: table.sortedSessions()) },
             idle: { persistence.foldJournal(table.sortedSessions()) },
             idleDelay: foldAfterIdle)
         self.committer = committer
@@ -156,16 +156,14 @@ private final class SessionTable: Sendable {
         state.withLock { Array($0.sessions.values) }.sorted { $0.name < $1.name }
     }
 
-    /// The next write round: every session and those changed since the last round, with the
-    /// number of the last change they contain. Only copies are taken under the lock.
+    /// The next write round: the sessions changed since the last round and the names removed, with
+    /// the number of the last change they contain. Only the changed ones are copied under the lock.
     func takeRound() -> (sequence: UInt64, round: SessionPersistence.Round?) {
-        let (all, dirty, sequence) = state.withLock { t in
+        let (changed, removed, sequence) = state.withLock { t in
             defer { t.dirty = [] }
-            return (Array(t.sessions.values), t.dirty, t.changes)
+            let changed = t.dirty.compactMap { t.sessions[$0] }
+            return (changed, t.dirty.filter { t.sessions[$0] == nil }, t.changes)
         }
-        let sorted = all.sorted { $0.name < $1.name }
-        let changed = sorted.filter { dirty.contains($0.name) }
-        let removed = dirty.subtracting(changed.map(\.name)).sorted()
-        return (sequence, SessionPersistence.Round(all: sorted, changed: changed, removed: removed))
+        return (sequence, SessionPersistence.Round(changed: changed.sorted { $0.name < $1.name }, removed: removed.sorted()))
     }
 }

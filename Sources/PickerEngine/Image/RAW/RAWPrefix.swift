@@ -1,3 +1,5 @@
+import PickerSystem
+
 /// How much of a camera RAW a decode must read. When one of its JPEG previews covers what the plan
 /// shows, only the file's start up to the end of its last preview and of every structure the
 /// container walk reads: DNG, NEF, CR2, CR3 and RAF keep these before the sensor data, which is
@@ -12,6 +14,8 @@ enum RAWPrefix {
     /// The length to read of the RAW open as `fd` (`fileBytes` long) for `plan`; nil: the whole file
     /// (not a RAW, no covering preview, or nothing to save).
     static func length(fd: Int32, fileBytes: Int, plan: DecodePlan) -> Int? {
+        // Every decode job asks: 16 bytes tell a RAW before a 64 KiB header window is read.
+        guard let head = try? FileSystem.read(fd, at: 0, count: min(16, fileBytes)), RAWKind.sniff(head[...]) != nil else { return nil }
         var source = ReachRecorder(inner: HeaderBytes(fd: fd, size: fileBytes))
         guard let layout = try? RAWCodec.layout(&source) else { return nil }
         let display = layout.orientation.swapsAxes
